@@ -1,0 +1,116 @@
+package dev.agentbus.eventbus;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+
+/**
+ * The latest value per key of a (compacted) topic, kept in memory by reading the whole topic from the start and
+ * then following it. Read-only: the topic's single writer lives elsewhere. Used for user memory documents.
+ * Values that cannot be decoded are logged and skipped (the writer is ours; a bad value is a bug, not input).
+ */
+public final class CompactedTopicView<V> implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(CompactedTopicView.class);
+
+    private final Map<String, V> values = new ConcurrentHashMap<>();
+    private final List<BiConsumer<String, V>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final CountDownLatch caughtUp = new CountDownLatch(1);
+    private final KafkaConsumer<String, byte[]> consumer;
+    private final Thread thread;
+    private final String topic;
+    private final Function<byte[], V> decoder;
+    private volatile boolean running = true;
+
+    public CompactedTopicView(KafkaSettings kafka, String topic, String clientId, Function<byte[], V> decoder) {
+        this.topic = topic;
+        this.decoder = decoder;
+        this.consumer = new KafkaConsumer<>(kafka.consumer(null, clientId));
+        this.thread = Thread.ofPlatform().daemon().name(clientId + "-view").unstarted(this::run);
+    }
+
+    public CompactedTopicView<V> start() {
+        thread.start();
+        return this;
+    }
+
+    public Optional<V> get(String key) {
+        return Optional.ofNullable(values.get(key));
+    }
+
+    /** Called on the view's thread for every value read after start, including the initial catch-up. */
+    public void onUpdate(BiConsumer<String, V> listener) {
+        listeners.add(listener);
+    }
+
+    public boolean awaitCaughtUp(Duration timeout) throws InterruptedException {
+        return caughtUp.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void run() {
+        try {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(60)).stream()
+                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+            while (running) {
+                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    apply(r);
+                }
+                if (caughtUp.getCount() > 0 && end.entrySet().stream()
+                        .allMatch(e -> consumer.position(e.getKey()) >= e.getValue())) {
+                    caughtUp.countDown();
+                }
+            }
+        } catch (WakeupException e) {
+            // closing
+        } catch (RuntimeException e) {
+            if (running) {
+                LOG.error("view of {} stopped: {}", topic, e.toString(), e);
+            }
+        } finally {
+            consumer.close(Duration.ofSeconds(1));
+        }
+    }
+
+    private void apply(ConsumerRecord<String, byte[]> r) {
+        if (r.key() == null) {
+            return;
+        }
+        if (r.value() == null) {
+            values.remove(r.key());
+            return;
+        }
+        try {
+            V v = decoder.apply(r.value());
+            values.put(r.key(), v);
+            listeners.forEach(l -> l.accept(r.key(), v));
+        } catch (RuntimeException e) {
+            LOG.warn("skipping unreadable value in {} at offset {}: {}", topic, r.offset(), e.getMessage());
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        consumer.wakeup();
+        try {
+            thread.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package dev.agentbus.eventbus;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * How a service reaches Kafka. Keys are strings (session or user ids), values raw bytes that
+ * {@link dev.agentbus.events.codec.EventCodec} reads, so a bad record reaches our code (and the dead-letter topic)
+ * instead of failing inside the Kafka client.
+ *
+ * @param partitions  partition count used when this service creates the topics
+ * @param instanceId  stable per replica; names transactional producers so a restarted replica fences its
+ *                    crashed predecessor at once instead of waiting for the transaction time-out
+ */
+public record KafkaSettings(String bootstrapServers, int partitions, String instanceId) {
+
+    public Map<String, Object> consumer(String groupId, String clientId) {
+        Map<String, Object> p = new HashMap<>();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        if (groupId != null) {
+            p.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+        }
+        p.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId + "-" + instanceId);
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        // Only committed transactions: an aborted orchestrator write must never be seen as a fact.
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 200);
+        return p;
+    }
+
+    public Map<String, Object> producer(String clientId) {
+        Map<String, Object> p = new HashMap<>();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(ProducerConfig.CLIENT_ID_CONFIG, clientId + "-" + instanceId);
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+        return p;
+    }
+
+    public Map<String, Object> transactionalProducer(String role) {
+        Map<String, Object> p = producer(role);
+        p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "agentbus-" + role + "-" + instanceId);
+        // Short, so a transaction left open by a replica that died and never came back blocks readers briefly.
+        p.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, 15_000);
+        return p;
+    }
+}

@@ -1,0 +1,67 @@
+package dev.agentbus.events.input;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentbus.events.WireType;
+import dev.agentbus.events.session.TokenUsage;
+import dev.agentbus.events.session.ToolCallSpec;
+
+import java.util.List;
+
+/**
+ * Requests to a session, in the imperative, on {@code agentbus.session-inputs}. Anyone may write them (the
+ * gateway for people, the orchestrator's own model-call effects, the sandbox-worker, the scheduler); only the
+ * orchestrator reads them and decides which events they become. An input may be rejected; an event is a fact.
+ */
+public sealed interface SessionInput {
+
+    /** Written by the gateway when a client creates a session. */
+    @WireType("create_session.v1")
+    record CreateSession(String title) implements SessionInput {
+    }
+
+    /** Written by the gateway when a person sends a message. */
+    @WireType("post_user_message.v1")
+    record PostUserMessage(String text) implements SessionInput {
+    }
+
+    /** Written by the gateway when a person cancels the running turn. */
+    @WireType("cancel_turn.v1")
+    record CancelTurn() implements SessionInput {
+    }
+
+    /** Written by the orchestrator's model-call effect when the model answered. */
+    @WireType("record_model_result.v1")
+    record RecordModelResult(String requestId, String model, String content, String reasoning,
+                             List<ToolCallSpec> toolCalls, TokenUsage usage, String finishReason)
+            implements SessionInput {
+        public RecordModelResult {
+            toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls);
+            usage = usage == null ? TokenUsage.ZERO : usage;
+        }
+    }
+
+    /** Written by the orchestrator's model-call effect when the model server failed after all retries. */
+    @WireType("record_model_failure.v1")
+    record RecordModelFailure(String requestId, String message) implements SessionInput {
+    }
+
+    /** Written by the sandbox-worker after it has durably noted that it is about to run the call. */
+    @WireType("mark_tool_call_started.v1")
+    record MarkToolCallStarted(String callId, String worker) implements SessionInput {
+    }
+
+    /** Written by the sandbox-worker with a call's result (or "interrupted, not re-run" after a crash). */
+    @WireType("record_tool_result.v1")
+    record RecordToolResult(String callId, boolean ok, String output, String error, String diff,
+                            boolean truncated, long durationMs, boolean interrupted) implements SessionInput {
+    }
+
+    /** Written by the scheduler when a pending wait's time has come. */
+    @WireType("wake_up.v1")
+    record WakeUp(String waitId) implements SessionInput {
+    }
+
+    /** An input type this code does not know; rejected with a reason, never a crash. */
+    record UnknownInput(String type, JsonNode raw) implements SessionInput {
+    }
+}

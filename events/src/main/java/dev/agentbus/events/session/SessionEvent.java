@@ -1,0 +1,106 @@
+package dev.agentbus.events.session;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentbus.events.WireType;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Everything that happened in a session, in the past tense. Only the orchestrator appends these, to
+ * {@code agentbus.session-events}, inside the Kafka transaction that consumed the input causing them.
+ * A session's state is the fold of these events ({@link dev.agentbus.events.state.SessionFold}).
+ *
+ * <p>docs/events.md lists every type; EventCatalogueDocTest fails when the two drift apart.
+ */
+public sealed interface SessionEvent {
+
+    /** Emitted by the orchestrator when a gateway asked to create a session. Always seq 1. */
+    @WireType("session.created.v1")
+    record SessionCreated(String title) implements SessionEvent {
+    }
+
+    /** Emitted by the orchestrator when a person's message is accepted; it starts a turn. */
+    @WireType("user_message.posted.v1")
+    record UserMessagePosted(String text) implements SessionEvent {
+    }
+
+    /**
+     * Emitted by the orchestrator at the start of a turn when the user's memory document differs from the one
+     * the session last used. Recording it makes the system prompt of every model call rebuildable from the log.
+     */
+    @WireType("memory.attached.v1")
+    record MemoryAttached(String content, long version) implements SessionEvent {
+    }
+
+    /** Emitted by the orchestrator just before it calls the model; iteration counts model calls in the turn. */
+    @WireType("model_call.started.v1")
+    record ModelCallStarted(String requestId, int iteration) implements SessionEvent {
+    }
+
+    /**
+     * Emitted by the orchestrator when a model response arrives, before anything acts on it (invariant 3).
+     * {@code reasoning} is kept apart from {@code content} and never sent back to the model.
+     */
+    @WireType("model_call.completed.v1")
+    record ModelCallCompleted(String requestId, String model, String content, String reasoning,
+                              List<ToolCallSpec> toolCalls, TokenUsage usage, String finishReason)
+            implements SessionEvent {
+        public ModelCallCompleted {
+            toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls);
+            usage = usage == null ? TokenUsage.ZERO : usage;
+        }
+    }
+
+    /** Emitted by the orchestrator when the model server failed after all retries. */
+    @WireType("model_call.failed.v1")
+    record ModelCallFailed(String requestId, String message) implements SessionEvent {
+    }
+
+    /** Emitted by the orchestrator for each tool call the sandbox-worker must run. */
+    @WireType("tool_call.requested.v1")
+    record ToolCallRequested(String callId, String name, String arguments) implements SessionEvent {
+    }
+
+    /** Emitted by the orchestrator when a sandbox-worker reports it is about to run a call. */
+    @WireType("tool_call.started.v1")
+    record ToolCallStarted(String callId, String worker) implements SessionEvent {
+    }
+
+    /**
+     * Emitted by the orchestrator once per call with its result: from the sandbox-worker, or from the
+     * orchestrator itself for calls it answers (unknown tool, bad arguments, the wait tool).
+     * {@code interrupted} means the worker crashed mid-call and did not run it again.
+     */
+    @WireType("tool_call.completed.v1")
+    record ToolCallCompleted(String callId, boolean ok, String output, String error, String diff,
+                             boolean truncated, long durationMs, boolean interrupted) implements SessionEvent {
+    }
+
+    /** Emitted by the orchestrator when the agent waits until a time (a {@code WAIT:} answer or the wait tool). */
+    @WireType("wait.scheduled.v1")
+    record WaitScheduled(String waitId, Instant until, String reason, String callId) implements SessionEvent {
+    }
+
+    /** Emitted by the orchestrator when the scheduler's wake-up for a pending wait arrives. */
+    @WireType("wait.ended.v1")
+    record WaitEnded(String waitId) implements SessionEvent {
+    }
+
+    /** Emitted by the orchestrator when a turn ends, with how it ended and the final answer if any. */
+    @WireType("turn.ended.v1")
+    record TurnEnded(TurnOutcome outcome, String answer, String message) implements SessionEvent {
+    }
+
+    /** Emitted by the orchestrator when an input cannot be applied in the session's state; says why. */
+    @WireType("input.rejected.v1")
+    record InputRejected(String inputId, String inputType, String reason) implements SessionEvent {
+    }
+
+    /**
+     * An event whose type this code does not know (written by a newer version). Kept with its raw JSON,
+     * folded as a no-op, never a crash (invariant 6). Has no wire name of its own: it keeps the one it was read with.
+     */
+    record UnknownEvent(String type, JsonNode raw) implements SessionEvent {
+    }
+}

@@ -1,0 +1,27 @@
+package dev.agentbus.events.state;
+
+import dev.agentbus.events.session.ToolCallSpec;
+
+import java.util.List;
+
+/** The conversation as the model sees it, folded from the log. Reasoning is kept but never sent back. */
+public sealed interface Message {
+    long seq();
+
+    record User(long seq, String text) implements Message {
+    }
+
+    record Assistant(long seq, String content, String reasoning, List<ToolCallSpec> toolCalls) implements Message {
+        public Assistant {
+            toolCalls = List.copyOf(toolCalls);
+        }
+    }
+
+    /** A tool result, as text for the model. */
+    record Tool(long seq, String callId, String name, String content) implements Message {
+    }
+
+    /** Something the platform tells the agent, such as "the time you waited for has come". */
+    record Notice(long seq, String text) implements Message {
+    }
+}

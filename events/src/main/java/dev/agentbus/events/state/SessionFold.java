@@ -1,0 +1,193 @@
+package dev.agentbus.events.state;
+
+import dev.agentbus.events.session.EventEnvelope;
+import dev.agentbus.events.session.SessionEvent;
+import dev.agentbus.events.session.SessionEvent.InputRejected;
+import dev.agentbus.events.session.SessionEvent.MemoryAttached;
+import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
+import dev.agentbus.events.session.SessionEvent.ModelCallFailed;
+import dev.agentbus.events.session.SessionEvent.ModelCallStarted;
+import dev.agentbus.events.session.SessionEvent.SessionCreated;
+import dev.agentbus.events.session.SessionEvent.ToolCallCompleted;
+import dev.agentbus.events.session.SessionEvent.ToolCallRequested;
+import dev.agentbus.events.session.SessionEvent.ToolCallStarted;
+import dev.agentbus.events.session.SessionEvent.TurnEnded;
+import dev.agentbus.events.session.SessionEvent.UnknownEvent;
+import dev.agentbus.events.session.SessionEvent.UserMessagePosted;
+import dev.agentbus.events.session.SessionEvent.WaitEnded;
+import dev.agentbus.events.session.SessionEvent.WaitScheduled;
+import dev.agentbus.events.session.ToolCallSpec;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The pure fold: {@code state' = evolve(state, event)}. It only assigns; it never validates, calls anything or
+ * reads the clock (deciding is the orchestrator's job). The switch is exhaustive over the sealed interface with no
+ * default branch, so adding an event type without saying how it folds does not compile.
+ */
+public final class SessionFold {
+    private SessionFold() {
+    }
+
+    public static SessionState fold(String sessionId, Iterable<EventEnvelope> events) {
+        SessionState state = SessionState.initial(sessionId);
+        for (EventEnvelope e : events) {
+            state = evolve(state, e);
+        }
+        return state;
+    }
+
+    public static SessionState evolve(SessionState s, EventEnvelope e) {
+        Builder b = new Builder(s);
+        b.lastSeq = e.seq();
+        b.updatedAt = e.time();
+        switch (e.event()) {
+            case SessionCreated c -> {
+                b.status = SessionStatus.IDLE;
+                b.title = c.title();
+                b.userId = e.userId();
+                b.createdAt = e.time();
+            }
+            case UserMessagePosted m -> {
+                b.messages.add(new Message.User(e.seq(), m.text()));
+                b.status = SessionStatus.RUNNING;
+                b.turns = s.turns() + 1;
+                b.turn = new Turn(b.turns, 0, null, List.of());
+                b.lastError = null;
+            }
+            case MemoryAttached m -> {
+                b.memory = m.content();
+                b.memoryVersion = m.version();
+            }
+            case ModelCallStarted m -> {
+                if (b.turn != null) {
+                    b.turn = new Turn(b.turn.number(), m.iteration(), m.requestId(), b.turn.openToolCalls());
+                }
+            }
+            case ModelCallCompleted m -> {
+                b.messages.add(new Message.Assistant(e.seq(), m.content(), m.reasoning(), m.toolCalls()));
+                b.usage = s.usage().plus(m.usage());
+                b.modelCalls = s.modelCalls() + 1;
+                b.lastModel = m.model();
+                List<String> open = new ArrayList<>(b.turn == null ? List.of() : b.turn.openToolCalls());
+                for (ToolCallSpec call : m.toolCalls()) {
+                    b.toolCalls.put(call.id(), ToolCallView.proposed(call.id(), call.name(), call.arguments()));
+                    open.add(call.id());
+                }
+                if (b.turn != null) {
+                    b.turn = new Turn(b.turn.number(), b.turn.iterations(), null, open);
+                }
+            }
+            case ModelCallFailed f -> {
+                b.lastError = f.message();
+                if (b.turn != null) {
+                    b.turn = new Turn(b.turn.number(), b.turn.iterations(), null, b.turn.openToolCalls());
+                }
+            }
+            case ToolCallRequested r -> b.toolCalls.computeIfPresent(r.callId(),
+                    (id, v) -> v.withStatus(ToolCallView.Status.REQUESTED));
+            case ToolCallStarted t -> b.toolCalls.computeIfPresent(t.callId(), (id, v) -> v.started(t.worker()));
+            case ToolCallCompleted c -> {
+                ToolCallView view = b.toolCalls.get(c.callId());
+                if (view != null) {
+                    ToolCallView done = view.completed(c.ok(), c.output(), c.error(), c.diff(), c.truncated(),
+                            c.durationMs(), c.interrupted());
+                    b.toolCalls.put(c.callId(), done);
+                    b.messages.add(new Message.Tool(e.seq(), c.callId(), done.name(), done.resultForModel()));
+                }
+                if (b.turn != null) {
+                    List<String> open = new ArrayList<>(b.turn.openToolCalls());
+                    open.remove(c.callId());
+                    b.turn = new Turn(b.turn.number(), b.turn.iterations(), b.turn.pendingRequestId(), open);
+                }
+            }
+            case WaitScheduled w -> {
+                b.status = SessionStatus.WAITING;
+                b.pendingWait = new PendingWait(w.waitId(), w.until(), w.reason(), w.callId());
+            }
+            case WaitEnded w -> {
+                if (s.pendingWait() != null && s.pendingWait().callId() == null) {
+                    b.messages.add(new Message.Notice(e.seq(), "The time you waited for has come ("
+                            + s.pendingWait().until() + (s.pendingWait().reason() == null ? "" : ": " + s.pendingWait().reason())
+                            + "). Continue the task."));
+                }
+                b.pendingWait = null;
+                b.status = b.turn == null ? SessionStatus.IDLE : SessionStatus.RUNNING;
+            }
+            case TurnEnded t -> {
+                b.status = SessionStatus.IDLE;
+                b.turn = null;
+                b.pendingWait = null;
+                b.lastOutcome = t.outcome();
+                b.lastAnswer = t.answer();
+                if (t.message() != null) {
+                    b.lastError = t.message();
+                }
+            }
+            case InputRejected r -> {
+                // A rejection changes nothing; it is in the log so clients can see why their input had no effect.
+            }
+            case UnknownEvent u -> {
+                // Written by a newer version; kept in the log, folded as nothing (invariant 6).
+            }
+        }
+        return b.build();
+    }
+
+    /** Mutable copy used only inside one evolve call, so the record itself stays immutable. */
+    private static final class Builder {
+        final String sessionId;
+        String userId;
+        String title;
+        SessionStatus status;
+        long lastSeq;
+        Instant createdAt;
+        Instant updatedAt;
+        final List<Message> messages;
+        final Map<String, ToolCallView> toolCalls;
+        dev.agentbus.events.session.TokenUsage usage;
+        int modelCalls;
+        int turns;
+        Turn turn;
+        PendingWait pendingWait;
+        String memory;
+        long memoryVersion;
+        String lastModel;
+        dev.agentbus.events.session.TurnOutcome lastOutcome;
+        String lastAnswer;
+        String lastError;
+
+        Builder(SessionState s) {
+            sessionId = s.sessionId();
+            userId = s.userId();
+            title = s.title();
+            status = s.status();
+            lastSeq = s.lastSeq();
+            createdAt = s.createdAt();
+            updatedAt = s.updatedAt();
+            messages = new ArrayList<>(s.messages());
+            toolCalls = new LinkedHashMap<>(s.toolCalls());
+            usage = s.usage();
+            modelCalls = s.modelCalls();
+            turns = s.turns();
+            turn = s.turn();
+            pendingWait = s.pendingWait();
+            memory = s.memory();
+            memoryVersion = s.memoryVersion();
+            lastModel = s.lastModel();
+            lastOutcome = s.lastOutcome();
+            lastAnswer = s.lastAnswer();
+            lastError = s.lastError();
+        }
+
+        SessionState build() {
+            return new SessionState(sessionId, userId, title, status, lastSeq, createdAt, updatedAt, messages,
+                    toolCalls, usage, modelCalls, turns, turn, pendingWait, memory, memoryVersion, lastModel, lastOutcome,
+                    lastAnswer, lastError);
+        }
+    }
+}

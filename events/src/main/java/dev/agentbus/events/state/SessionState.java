@@ -1,0 +1,41 @@
+package dev.agentbus.events.state;
+
+import dev.agentbus.events.session.TokenUsage;
+import dev.agentbus.events.session.TurnOutcome;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything known about a session, and nothing that is not in its log: this value is always the result of
+ * {@link SessionFold#evolve} over the session's events. Caches and snapshots of it may be thrown away.
+ *
+ * @param toolCalls  every tool call of the session by id, in the order they were proposed
+ * @param usage      token totals over all model calls
+ * @param turn       the running turn, or null when idle
+ * @param pendingWait the wait the session is suspended on, or null
+ * @param memory     the memory document attached to the session's system prompt
+ * @param lastOutcome how the last turn ended, null before the first turn ended
+ */
+public record SessionState(String sessionId, String userId, String title, SessionStatus status, long lastSeq,
+                           Instant createdAt, Instant updatedAt, List<Message> messages,
+                           Map<String, ToolCallView> toolCalls, TokenUsage usage, int modelCalls, int turns,
+                           Turn turn, PendingWait pendingWait, String memory, long memoryVersion, String lastModel,
+                           TurnOutcome lastOutcome, String lastAnswer, String lastError) {
+
+    public SessionState {
+        messages = List.copyOf(messages);
+        toolCalls = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(toolCalls));
+    }
+
+    /** The state before the first event. */
+    public static SessionState initial(String sessionId) {
+        return new SessionState(sessionId, null, null, SessionStatus.NEW, 0, null, null, List.of(), Map.of(),
+                TokenUsage.ZERO, 0, 0, null, null, "", 0, null, null, null, null);
+    }
+
+    public boolean exists() {
+        return status != SessionStatus.NEW;
+    }
+}

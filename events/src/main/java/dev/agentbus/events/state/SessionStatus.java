@@ -1,0 +1,12 @@
+package dev.agentbus.events.state;
+
+public enum SessionStatus {
+    /** No event folded yet: the session does not exist. */
+    NEW,
+    /** Created, no turn running: ready for a message. */
+    IDLE,
+    /** A turn is running: a model call or tool calls are in flight. */
+    RUNNING,
+    /** A turn is suspended until a time; the scheduler will wake it. */
+    WAITING
+}

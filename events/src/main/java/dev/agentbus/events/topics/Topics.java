@@ -1,0 +1,42 @@
+package dev.agentbus.events.topics;
+
+import dev.agentbus.events.input.InputEnvelope;
+import dev.agentbus.events.ledger.ToolLedgerEntry;
+import dev.agentbus.events.memory.MemoryCommand;
+import dev.agentbus.events.memory.MemoryDocument;
+import dev.agentbus.events.session.EventEnvelope;
+import dev.agentbus.events.stream.StreamChunk;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The one registry of topics. Services name topics only through these constants, so a topic's key, value type
+ * and retention are stated once. Session topics are co-partitioned (same partition count, keyed by session id):
+ * the orchestrator that owns input partition p also owns event partition p.
+ */
+public final class Topics {
+    public static final TopicSpec SESSION_INPUTS = new TopicSpec("agentbus.session-inputs", "session id",
+            InputEnvelope.class, false, null, "requests to sessions from every service; read by the orchestrator");
+    public static final TopicSpec SESSION_EVENTS = new TopicSpec("agentbus.session-events", "session id",
+            EventEnvelope.class, false, null, "the durable session log; written only by the orchestrator");
+    public static final TopicSpec SESSION_STREAM = new TopicSpec("agentbus.session-stream", "session id",
+            StreamChunk.class, false, Duration.ofHours(1), "live token and output deltas, not part of state");
+    public static final TopicSpec MEMORY_COMMANDS = new TopicSpec("agentbus.memory-commands", "user id",
+            MemoryCommand.class, false, Duration.ofDays(7), "memory changes requested through the gateway");
+    public static final TopicSpec USER_MEMORY = new TopicSpec("agentbus.user-memory", "user id",
+            MemoryDocument.class, true, null, "each user's memory document; written only by the memory-service");
+    public static final TopicSpec TOOL_LEDGER = new TopicSpec("agentbus.tool-ledger", "tool call id",
+            ToolLedgerEntry.class, true, null, "the sandbox-worker's started/finished notes for at-most-once calls");
+    public static final TopicSpec DEAD_LETTER = new TopicSpec("agentbus.dead-letter", "original key",
+            byte[].class, false, Duration.ofDays(30), "records no service could parse, with the reason in headers");
+
+    public static final List<TopicSpec> ALL = List.of(SESSION_INPUTS, SESSION_EVENTS, SESSION_STREAM,
+            MEMORY_COMMANDS, USER_MEMORY, TOOL_LEDGER, DEAD_LETTER);
+
+    /** Topics that must share one partition count because one owner handles both sides of a session. */
+    public static final List<TopicSpec> SESSION_PARTITIONED = List.of(SESSION_INPUTS, SESSION_EVENTS, SESSION_STREAM);
+
+    private Topics() {
+    }
+}

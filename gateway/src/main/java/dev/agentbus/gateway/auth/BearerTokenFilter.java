@@ -1,0 +1,36 @@
+package dev.agentbus.gateway.auth;
+
+import dev.agentbus.gateway.errors.ApiError;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpRequest;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.HttpStatus;
+import io.micronaut.http.annotation.RequestFilter;
+import io.micronaut.http.annotation.ServerFilter;
+
+/** Every {@code /api/} request must carry {@code Authorization: Bearer <token>}; anything else gets 401. */
+@ServerFilter("/api/**")
+public class BearerTokenFilter {
+    public static final String USER_ATTRIBUTE = "agentbus.user";
+
+    private final GatewayToken token;
+
+    public BearerTokenFilter(GatewayToken token) {
+        this.token = token;
+    }
+
+    @RequestFilter
+    @Nullable
+    public HttpResponse<ApiError> authenticate(HttpRequest<?> request) {
+        String header = request.getHeaders().getAuthorization().orElse("");
+        String presented = header.regionMatches(true, 0, "Bearer ", 0, 7) ? header.substring(7) : null;
+        if (!token.matches(presented)) {
+            return HttpResponse.<ApiError>status(HttpStatus.UNAUTHORIZED)
+                    .header("WWW-Authenticate", "Bearer")
+                    .body(ApiError.of(HttpStatus.UNAUTHORIZED, presented == null
+                            ? "missing bearer token (Authorization: Bearer <token>)" : "wrong bearer token"));
+        }
+        request.setAttribute(USER_ATTRIBUTE, token.userId());
+        return null;
+    }
+}

@@ -1,0 +1,15 @@
+package dev.agentbus.gateway.errors;
+
+import io.micronaut.http.HttpRequest;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.server.exceptions.ExceptionHandler;
+import jakarta.inject.Singleton;
+
+/** Turns an {@link ApiException} into its status and the JSON error body. */
+@Singleton
+public class ApiExceptionHandler implements ExceptionHandler<ApiException, HttpResponse<ApiError>> {
+    @Override
+    public HttpResponse<ApiError> handle(HttpRequest request, ApiException e) {
+        return HttpResponse.<ApiError>status(e.status()).body(ApiError.of(e.status(), e.getMessage()));
+    }
+}

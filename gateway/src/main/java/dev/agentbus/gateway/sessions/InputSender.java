@@ -1,0 +1,66 @@
+package dev.agentbus.gateway.sessions;
+
+import dev.agentbus.eventbus.KafkaSettings;
+import dev.agentbus.eventbus.TraceHeaders;
+import dev.agentbus.events.codec.EventCodec;
+import dev.agentbus.events.input.InputEnvelope;
+import dev.agentbus.events.input.SessionInput;
+import dev.agentbus.events.memory.MemoryCommand;
+import dev.agentbus.events.topics.Topics;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Writes people's requests to Kafka and waits for the broker's acknowledgement, so a 201/202 answer means the
+ * request is durable. Each request starts a new trace.
+ */
+public final class InputSender implements AutoCloseable {
+    private final KafkaProducer<String, byte[]> producer;
+
+    public InputSender(KafkaSettings kafka) {
+        this.producer = new KafkaProducer<>(kafka.producer("gateway"));
+    }
+
+    public String send(String sessionId, String userId, SessionInput input) {
+        String id = UUID.randomUUID().toString();
+        InputEnvelope envelope = new InputEnvelope(id, sessionId, Instant.now(), null, userId, input);
+        publish(new ProducerRecord<>(Topics.SESSION_INPUTS.name(), sessionId, EventCodec.encodeInput(envelope)));
+        return id;
+    }
+
+    public void send(MemoryCommand command) {
+        publish(new ProducerRecord<>(Topics.MEMORY_COMMANDS.name(), command.userId(),
+                EventCodec.encodeMemoryCommand(command)));
+    }
+
+    private void publish(ProducerRecord<String, byte[]> record) {
+        TraceHeaders.inject(TraceHeaders.newTrace(), record.headers());
+        try {
+            producer.send(record).get(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KafkaUnavailableException("interrupted while writing to Kafka", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new KafkaUnavailableException("Kafka did not accept the request: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        producer.close(Duration.ofSeconds(2));
+    }
+
+    /** The broker could not be reached; the client gets 503 and may retry. */
+    public static final class KafkaUnavailableException extends RuntimeException {
+        KafkaUnavailableException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+}

@@ -1,0 +1,159 @@
+package dev.agentbus.memory.keepingmemory;
+
+import dev.agentbus.eventbus.CompactedTopicView;
+import dev.agentbus.eventbus.DeadLetters;
+import dev.agentbus.eventbus.KafkaSettings;
+import dev.agentbus.eventbus.TraceHeaders;
+import dev.agentbus.events.codec.EventCodec;
+import dev.agentbus.events.codec.MalformedRecordException;
+import dev.agentbus.events.memory.MemoryCommand;
+import dev.agentbus.events.memory.MemoryDocument;
+import dev.agentbus.events.topics.Topics;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Applies memory commands and writes the resulting documents, in one Kafka transaction with the command offsets,
+ * so each command produces exactly one new version. The current documents come from the compacted topic it writes
+ * (read at start, then kept up to date with its own writes): the topic is the store, there is no other.
+ */
+public final class MemoryKeeper implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(MemoryKeeper.class);
+
+    private final KafkaSettings kafka;
+    private final Clock clock;
+    private final Map<String, MemoryDocument> documents = new HashMap<>();
+    private final Thread thread;
+    private volatile KafkaConsumer<String, byte[]> consumer;
+    private volatile boolean running = true;
+
+    public MemoryKeeper(KafkaSettings kafka, Clock clock) {
+        this.kafka = kafka;
+        this.clock = clock;
+        this.thread = Thread.ofPlatform().name("memory-keeper").unstarted(this::runForever);
+    }
+
+    public void start() {
+        thread.start();
+    }
+
+    private void runForever() {
+        while (running) {
+            try {
+                runOnce();
+            } catch (WakeupException e) {
+                // closing
+            } catch (RuntimeException e) {
+                if (running) {
+                    LOG.error("memory keeper failed, restarting in 1 s: {}", e.toString(), e);
+                    try {
+                        Thread.sleep(1000);
+                    } catch (InterruptedException ie) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    private void runOnce() {
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(kafka.transactionalProducer("memory"));
+             KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(kafka.consumer("agentbus-memory-service", "memory"))) {
+            producer.initTransactions();
+            loadDocuments();
+            consumer = c;
+            c.subscribe(List.of(Topics.MEMORY_COMMANDS.name()));
+            while (running) {
+                ConsumerRecords<String, byte[]> records = c.poll(Duration.ofMillis(500));
+                if (records.isEmpty()) {
+                    continue;
+                }
+                Map<String, MemoryDocument> written = new HashMap<>();
+                Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+                producer.beginTransaction();
+                try {
+                    for (ConsumerRecord<String, byte[]> r : records) {
+                        offsets.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
+                        apply(producer, r, written);
+                    }
+                    producer.sendOffsetsToTransaction(offsets, c.groupMetadata());
+                    producer.commitTransaction();
+                    documents.putAll(written);
+                } catch (RuntimeException e) {
+                    producer.abortTransaction();
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private void apply(KafkaProducer<String, byte[]> producer, ConsumerRecord<String, byte[]> r,
+                       Map<String, MemoryDocument> written) {
+        MemoryCommand command;
+        try {
+            command = EventCodec.decodeMemoryCommand(r.value());
+        } catch (MalformedRecordException e) {
+            DeadLetters.send(producer, r, e.getMessage(), "memory-service");
+            return;
+        }
+        if (command == null) {
+            LOG.warn("memory command of unknown type at offset {} skipped", r.offset());
+            return;
+        }
+        MemoryDocument current = written.getOrDefault(command.userId(),
+                documents.getOrDefault(command.userId(), MemoryDocument.empty(command.userId())));
+        MemoryDocument next = MemoryBook.apply(current, command, clock.instant());
+        written.put(command.userId(), next);
+        ProducerRecord<String, byte[]> out = new ProducerRecord<>(Topics.USER_MEMORY.name(), command.userId(),
+                EventCodec.encodeValue(next));
+        TraceHeaders.inject(TraceHeaders.continueFrom(r.headers()), out.headers());
+        producer.send(out);
+        LOG.info("memory of user {} is now version {} ({} chars)", command.userId(), next.version(),
+                next.content().length());
+    }
+
+    /** Reads the compacted topic to its end: the documents as last committed, ours or a predecessor's. */
+    private void loadDocuments() {
+        try (CompactedTopicView<MemoryDocument> view = new CompactedTopicView<>(kafka, Topics.USER_MEMORY.name(),
+                "memory-loader", bytes -> EventCodec.decodeValue(bytes, MemoryDocument.class))) {
+            view.onUpdate(documents::put);
+            documents.clear();
+            view.start();
+            if (!view.awaitCaughtUp(Duration.ofSeconds(60))) {
+                throw new IllegalStateException("could not read " + Topics.USER_MEMORY.name() + " within 60 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        KafkaConsumer<String, byte[]> c = consumer;
+        if (c != null) {
+            c.wakeup();
+        }
+        try {
+            thread.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,27 @@
+package dev.agentbus.modelclient;
+
+import java.util.OptionalInt;
+
+/**
+ * A model call failed after the client's retries. The message says which server and why, in words an
+ * operator can act on (e.g. "model server at http://localhost:1234/v1 did not answer: connection
+ * refused", or the HTTP status with the server's own error text).
+ */
+public class ModelCallException extends Exception {
+
+    private final int httpStatus;
+
+    public ModelCallException(String message, Throwable cause) {
+        this(message, 0, cause);
+    }
+
+    public ModelCallException(String message, int httpStatus, Throwable cause) {
+        super(message, cause);
+        this.httpStatus = httpStatus;
+    }
+
+    /** The HTTP status the server answered with; empty when no HTTP answer came at all. */
+    public OptionalInt httpStatus() {
+        return httpStatus > 0 ? OptionalInt.of(httpStatus) : OptionalInt.empty();
+    }
+}

@@ -1,0 +1,12 @@
+package dev.agentbus.orchestrator.deciding;
+
+/**
+ * Work the orchestrator does after the events of a decision are committed. Its outcome comes back as an input and
+ * is recorded as an event; the effect itself never writes to the log. Tool calls are not effects here: the
+ * sandbox-worker reacts to {@code tool_call.requested.v1} events on its own.
+ */
+public sealed interface Effect {
+    /** Call the model with the prompt built from the session state as of this decision. */
+    record CallModel(String sessionId, String requestId) implements Effect {
+    }
+}

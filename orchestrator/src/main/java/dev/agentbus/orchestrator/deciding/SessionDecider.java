@@ -1,0 +1,277 @@
+package dev.agentbus.orchestrator.deciding;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentbus.events.Json;
+import dev.agentbus.events.codec.EventCodec;
+import dev.agentbus.events.input.InputEnvelope;
+import dev.agentbus.events.input.SessionInput;
+import dev.agentbus.events.input.SessionInput.CancelTurn;
+import dev.agentbus.events.input.SessionInput.CreateSession;
+import dev.agentbus.events.input.SessionInput.MarkToolCallStarted;
+import dev.agentbus.events.input.SessionInput.PostUserMessage;
+import dev.agentbus.events.input.SessionInput.RecordModelFailure;
+import dev.agentbus.events.input.SessionInput.RecordModelResult;
+import dev.agentbus.events.input.SessionInput.RecordToolResult;
+import dev.agentbus.events.input.SessionInput.UnknownInput;
+import dev.agentbus.events.input.SessionInput.WakeUp;
+import dev.agentbus.events.session.EventEnvelope;
+import dev.agentbus.events.session.SessionEvent;
+import dev.agentbus.events.session.SessionEvent.InputRejected;
+import dev.agentbus.events.session.SessionEvent.MemoryAttached;
+import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
+import dev.agentbus.events.session.SessionEvent.ModelCallFailed;
+import dev.agentbus.events.session.SessionEvent.ModelCallStarted;
+import dev.agentbus.events.session.SessionEvent.SessionCreated;
+import dev.agentbus.events.session.SessionEvent.ToolCallCompleted;
+import dev.agentbus.events.session.SessionEvent.ToolCallRequested;
+import dev.agentbus.events.session.SessionEvent.ToolCallStarted;
+import dev.agentbus.events.session.SessionEvent.TurnEnded;
+import dev.agentbus.events.session.SessionEvent.UserMessagePosted;
+import dev.agentbus.events.session.SessionEvent.WaitEnded;
+import dev.agentbus.events.session.SessionEvent.WaitScheduled;
+import dev.agentbus.events.session.ToolCallSpec;
+import dev.agentbus.events.session.TurnOutcome;
+import dev.agentbus.events.state.SessionFold;
+import dev.agentbus.events.state.SessionState;
+import dev.agentbus.events.state.SessionStatus;
+import dev.agentbus.events.state.ToolCallView;
+import dev.agentbus.events.tools.ToolCatalog;
+import dev.agentbus.events.tools.ToolSpec;
+
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The agent loop as a pure function: {@code decide(state, input) -> events + effects}. Every rule of the loop lives
+ * here (turns, the iteration cap, cancel, waits, which tool runs where), so each is tested with given events /
+ * when input / then events, no Kafka needed. It validates and explains; the fold only assigns.
+ *
+ * <p>Inputs that arrive late or twice (a model answer for a cancelled turn, a result already recorded, a wake-up
+ * for a wait that ended) are ignored with a reason instead of recorded: after a crash some inputs are legitimately
+ * delivered again, and results must be recorded exactly once (invariant 4).
+ */
+public final class SessionDecider {
+
+    public Decision decide(SessionState state, InputEnvelope envelope, DecisionContext ctx) {
+        Step step = new Step(state, envelope, ctx);
+        SessionInput input = envelope.input();
+        if (!state.exists() && !(input instanceof CreateSession) && !(input instanceof UnknownInput)) {
+            return step.ignore("session " + envelope.sessionId() + " does not exist");
+        }
+        switch (input) {
+            case CreateSession c -> {
+                if (state.exists()) {
+                    return step.reject("session already exists");
+                }
+                step.emit(new SessionCreated(c.title() == null || c.title().isBlank() ? "New session" : c.title()));
+            }
+            case PostUserMessage m -> {
+                if (m.text() == null || m.text().isBlank()) {
+                    return step.reject("the message is empty");
+                }
+                if (state.status() != SessionStatus.IDLE) {
+                    return step.reject("a turn is already " + state.status().name().toLowerCase()
+                            + "; cancel it or wait for it to end before sending another message");
+                }
+                step.emit(new UserMessagePosted(m.text()));
+                attachMemoryIfChanged(step);
+                step.callModel();
+            }
+            case CancelTurn c -> {
+                if (state.turn() == null) {
+                    return step.reject("no turn is running");
+                }
+                step.emit(new TurnEnded(TurnOutcome.CANCELLED, null, "cancelled by the user"));
+            }
+            case RecordModelResult r -> {
+                if (!awaiting(state, r.requestId())) {
+                    return step.ignore("no model call " + r.requestId() + " is awaited");
+                }
+                step.emit(new ModelCallCompleted(r.requestId(), r.model(), r.content(), r.reasoning(),
+                        r.toolCalls(), r.usage(), r.finishReason()));
+                if (r.toolCalls().isEmpty()) {
+                    answer(step, r.content());
+                } else {
+                    dispatchToolCalls(step, r.toolCalls());
+                    continueIfAllAnswered(step);
+                }
+            }
+            case RecordModelFailure f -> {
+                if (!awaiting(state, f.requestId())) {
+                    return step.ignore("no model call " + f.requestId() + " is awaited");
+                }
+                step.emit(new ModelCallFailed(f.requestId(), f.message()));
+                step.emit(new TurnEnded(TurnOutcome.ERROR, null, "model call failed: " + f.message()));
+            }
+            case MarkToolCallStarted m -> {
+                ToolCallView view = state.toolCalls().get(m.callId());
+                if (view == null || view.status() != ToolCallView.Status.REQUESTED) {
+                    return step.ignore("tool call " + m.callId() + " is not waiting to start");
+                }
+                step.emit(new ToolCallStarted(m.callId(), m.worker()));
+            }
+            case RecordToolResult r -> {
+                ToolCallView view = state.toolCalls().get(r.callId());
+                if (view == null || view.status() == ToolCallView.Status.COMPLETED) {
+                    return step.ignore("tool call " + r.callId() + " is unknown or already answered");
+                }
+                step.emit(new ToolCallCompleted(r.callId(), r.ok(), r.output(), r.error(), r.diff(), r.truncated(),
+                        r.durationMs(), r.interrupted()));
+                continueIfAllAnswered(step);
+            }
+            case WakeUp w -> {
+                if (state.pendingWait() == null || !state.pendingWait().waitId().equals(w.waitId())) {
+                    return step.ignore("wait " + w.waitId() + " is not pending");
+                }
+                String callId = state.pendingWait().callId();
+                step.emit(new WaitEnded(w.waitId()));
+                if (callId != null) {
+                    step.emit(new ToolCallCompleted(callId, true, "Waited until " + state.pendingWait().until()
+                            + ". It is now " + ctx.now() + ".", null, null, false, 0, false));
+                }
+                continueIfAllAnswered(step);
+            }
+            case UnknownInput u -> {
+                if (!state.exists()) {
+                    return step.ignore("unknown input type " + u.type() + " for a session that does not exist");
+                }
+                return step.reject("unknown input type " + u.type());
+            }
+        }
+        return step.done();
+    }
+
+    private static boolean awaiting(SessionState state, String requestId) {
+        return state.turn() != null && requestId != null && requestId.equals(state.turn().pendingRequestId());
+    }
+
+    private static void attachMemoryIfChanged(Step step) {
+        var memory = step.ctx.memory();
+        if (memory == null) {
+            return;
+        }
+        String content = memory.content() == null ? "" : memory.content();
+        if (!content.equals(step.state.memory())) {
+            step.emit(new MemoryAttached(content, memory.version()));
+        }
+    }
+
+    /** A reply without tool calls ends the turn, unless it asks to wait. */
+    private static void answer(Step step, String content) {
+        Optional<WaitRequest> wait = WaitRequest.fromAnswer(content);
+        if (wait.isPresent()) {
+            step.emit(new WaitScheduled(step.ctx.ids().get(), wait.get().until(), wait.get().reason(), null));
+        } else {
+            step.emit(new TurnEnded(TurnOutcome.COMPLETED, content, null));
+        }
+    }
+
+    private static void dispatchToolCalls(Step step, List<ToolCallSpec> calls) {
+        boolean waitTaken = false;
+        for (ToolCallSpec call : calls) {
+            Optional<ToolSpec> spec = ToolCatalog.find(call.name());
+            JsonNode args;
+            try {
+                args = Json.mapper().readTree(call.arguments() == null || call.arguments().isBlank()
+                        ? "{}" : call.arguments());
+            } catch (IOException e) {
+                args = null;
+            }
+            if (spec.isEmpty()) {
+                step.emit(failed(call, "unknown tool '" + call.name() + "'; available tools: "
+                        + String.join(", ", ToolCatalog.TOOLS.stream().map(ToolSpec::name).toList())));
+            } else if (args == null || !args.isObject()) {
+                step.emit(failed(call, "arguments are not a JSON object: " + call.arguments()));
+            } else if (spec.get().executor() == ToolSpec.Executor.SANDBOX) {
+                step.emit(new ToolCallRequested(call.id(), call.name(), args.toString()));
+            } else if (waitTaken) {
+                step.emit(failed(call, "only one wait per reply"));
+            } else {
+                Optional<WaitRequest> wait = waitFromArguments(args, step.ctx.now());
+                if (wait.isEmpty()) {
+                    step.emit(failed(call, "wait needs 'until' (ISO-8601 time) or 'seconds' (>= 0)"));
+                } else {
+                    waitTaken = true;
+                    step.emit(new WaitScheduled(step.ctx.ids().get(), wait.get().until(), wait.get().reason(),
+                            call.id()));
+                }
+            }
+        }
+    }
+
+    static Optional<WaitRequest> waitFromArguments(JsonNode args, Instant now) {
+        String reason = args.hasNonNull("reason") ? args.get("reason").asText() : null;
+        if (args.hasNonNull("until")) {
+            return WaitRequest.parseTime(args.get("until").asText()).map(t -> new WaitRequest(t, reason));
+        }
+        if (args.hasNonNull("seconds") && args.get("seconds").canConvertToLong() && args.get("seconds").asLong() >= 0) {
+            return Optional.of(new WaitRequest(now.plusSeconds(args.get("seconds").asLong()), reason));
+        }
+        return Optional.empty();
+    }
+
+    private static ToolCallCompleted failed(ToolCallSpec call, String error) {
+        return new ToolCallCompleted(call.id(), false, null, error, null, false, 0, false);
+    }
+
+    /** When every tool call of the turn is answered and no wait is pending, the model gets the results. */
+    private static void continueIfAllAnswered(Step step) {
+        SessionState s = step.state;
+        if (s.turn() == null || s.status() != SessionStatus.RUNNING || s.turn().pendingRequestId() != null
+                || !s.turn().openToolCalls().isEmpty()) {
+            return;
+        }
+        step.callModel();
+    }
+
+    /** Accumulates the events of one decision, folding each into the state so later rules see its effect. */
+    private static final class Step {
+        final InputEnvelope input;
+        final DecisionContext ctx;
+        final List<SessionEvent> events = new ArrayList<>();
+        final List<Effect> effects = new ArrayList<>();
+        SessionState state;
+
+        Step(SessionState state, InputEnvelope input, DecisionContext ctx) {
+            this.state = state;
+            this.input = input;
+            this.ctx = ctx;
+        }
+
+        void emit(SessionEvent event) {
+            events.add(event);
+            state = SessionFold.evolve(state, new EventEnvelope("pending", input.sessionId(), state.lastSeq() + 1,
+                    ctx.now(), input.id(), state.userId() != null ? state.userId() : input.userId(), event));
+        }
+
+        void callModel() {
+            int next = state.turn().iterations() + 1;
+            if (next > ctx.maxIterations()) {
+                emit(new TurnEnded(TurnOutcome.ITERATION_CAP, null, "stopped after " + ctx.maxIterations()
+                        + " model calls in one turn (the iteration cap)"));
+                return;
+            }
+            String requestId = ctx.ids().get();
+            emit(new ModelCallStarted(requestId, next));
+            effects.add(new Effect.CallModel(input.sessionId(), requestId));
+        }
+
+        Decision reject(String reason) {
+            String type = input.input() instanceof UnknownInput u
+                    ? u.type() : EventCodec.INPUT_TYPES.nameOf(input.input().getClass());
+            emit(new InputRejected(input.id(), type, reason));
+            return done();
+        }
+
+        Decision ignore(String reason) {
+            return new Decision(List.of(), List.of(), state, reason);
+        }
+
+        Decision done() {
+            return new Decision(events, effects, state, null);
+        }
+    }
+}

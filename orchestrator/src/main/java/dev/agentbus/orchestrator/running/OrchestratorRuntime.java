@@ -1,0 +1,77 @@
+package dev.agentbus.orchestrator.running;
+
+import dev.agentbus.eventbus.CompactedTopicView;
+import dev.agentbus.eventbus.KafkaSettings;
+import dev.agentbus.eventbus.TopicAdmin;
+import dev.agentbus.events.codec.EventCodec;
+import dev.agentbus.events.memory.MemoryDocument;
+import dev.agentbus.events.topics.Topics;
+import dev.agentbus.modelclient.ModelClient;
+import dev.agentbus.orchestrator.config.LlmSettings;
+import dev.agentbus.orchestrator.prompting.PromptBuilder;
+import io.micronaut.context.annotation.Context;
+import io.micronaut.context.annotation.Value;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+
+/** Wires the orchestrator's parts together when its application context starts, and stops them when it closes. */
+@Context
+public class OrchestratorRuntime {
+    private static final Logger LOG = LoggerFactory.getLogger(OrchestratorRuntime.class);
+
+    private final KafkaSettings kafka;
+    private final LlmSettings llm;
+    private final int maxIterations;
+    private final String systemPrompt;
+    private CompactedTopicView<MemoryDocument> memory;
+    private ModelClient client;
+    private SessionEngine engine;
+
+    public OrchestratorRuntime(KafkaSettings kafka, LlmSettings llm,
+                               @Value("${agentbus.agent.max-iterations:25}") int maxIterations,
+                               @Value("${agentbus.agent.system-prompt:}") String systemPrompt) {
+        this.kafka = kafka;
+        this.llm = llm;
+        this.maxIterations = maxIterations;
+        this.systemPrompt = systemPrompt;
+    }
+
+    @PostConstruct
+    void start() throws InterruptedException {
+        TopicAdmin.ensureTopics(kafka);
+        memory = new CompactedTopicView<>(kafka, Topics.USER_MEMORY.name(), "orchestrator-memory",
+                bytes -> EventCodec.decodeValue(bytes, MemoryDocument.class)).start();
+        memory.awaitCaughtUp(Duration.ofSeconds(30));
+        client = new ModelClient(llm.modelSettings());
+        ModelCalls calls = new ModelCalls(kafka, client, new PromptBuilder(systemPrompt), Clock.systemUTC());
+        engine = new SessionEngine(kafka, calls,
+                userId -> memory.get(userId).orElse(MemoryDocument.empty(userId)), Clock.systemUTC(), maxIterations);
+        engine.start();
+        LOG.info("orchestrator started: model server {}, model {}, max {} model calls per turn",
+                llm.modelSettings().baseUrl(),
+                llm.modelSettings().model().isBlank() ? "(the server's first)" : llm.modelSettings().model(),
+                maxIterations);
+    }
+
+    public SessionEngine engine() {
+        return engine;
+    }
+
+    @PreDestroy
+    void stop() {
+        if (engine != null) {
+            engine.close();
+        }
+        if (memory != null) {
+            memory.close();
+        }
+        if (client != null) {
+            client.close();
+        }
+    }
+}

@@ -1,0 +1,270 @@
+package dev.agentbus.orchestrator.running;
+
+import dev.agentbus.eventbus.DeadLetters;
+import dev.agentbus.eventbus.KafkaSettings;
+import dev.agentbus.eventbus.TraceHeaders;
+import dev.agentbus.events.codec.EventCodec;
+import dev.agentbus.events.codec.MalformedRecordException;
+import dev.agentbus.events.input.InputEnvelope;
+import dev.agentbus.events.session.EventEnvelope;
+import dev.agentbus.events.session.SessionEvent;
+import dev.agentbus.events.state.SessionState;
+import dev.agentbus.events.topics.Topics;
+import dev.agentbus.orchestrator.deciding.Decision;
+import dev.agentbus.orchestrator.deciding.DecisionContext;
+import dev.agentbus.orchestrator.deciding.Effect;
+import dev.agentbus.orchestrator.deciding.SessionDecider;
+import io.opentelemetry.api.trace.SpanContext;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The orchestrator's consume-decide-produce loop, the only writer of {@code agentbus.session-events} (invariant 1).
+ *
+ * <p>For each batch of inputs it opens one Kafka transaction, asks the {@link SessionDecider} what each input
+ * means, appends the resulting events with the next {@code seq}, and commits the consumed input offsets in the same
+ * transaction. Either all of it becomes visible or none of it does, so a crash can neither lose an input nor
+ * record it twice. Effects (model calls) start only after the commit.
+ *
+ * <p>When it is given a partition it folds that partition's events into state, processes the input backlog, and
+ * then restarts any model call the log shows as started but unanswered (the previous owner died mid-call).
+ */
+public final class SessionEngine implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SessionEngine.class);
+    private static final String GROUP = "agentbus-orchestrator";
+
+    private final KafkaSettings kafka;
+    private final SessionDecider decider = new SessionDecider();
+    private final ModelCalls modelCalls;
+    private final MemoryLookup memory;
+    private final Clock clock;
+    private final int maxIterations;
+    private final SessionLogLoader loader;
+    private final Thread thread;
+    private final Map<Integer, Map<String, SessionState>> states = new ConcurrentHashMap<>();
+    /** Input offsets a newly assigned partition must reach before unanswered model calls are restarted. */
+    private final Map<Integer, Long> recovering = new HashMap<>();
+    private volatile boolean running = true;
+    private volatile KafkaConsumer<String, byte[]> consumer;
+
+    SessionEngine(KafkaSettings kafka, ModelCalls modelCalls, MemoryLookup memory, Clock clock, int maxIterations) {
+        this.kafka = kafka;
+        this.modelCalls = modelCalls;
+        this.memory = memory;
+        this.clock = clock;
+        this.maxIterations = maxIterations;
+        this.loader = new SessionLogLoader(kafka);
+        this.thread = Thread.ofPlatform().name("orchestrator-engine").unstarted(this::runForever);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    /** Current state of a session owned by this instance (for tests and diagnostics). */
+    public SessionState stateOf(String sessionId) {
+        return states.values().stream().map(m -> m.get(sessionId)).filter(java.util.Objects::nonNull)
+                .findFirst().orElse(null);
+    }
+
+    private void runForever() {
+        while (running) {
+            try {
+                runOnce();
+            } catch (WakeupException e) {
+                // close() woke us
+            } catch (RuntimeException e) {
+                if (running) {
+                    // Lost the broker, or fenced: start over with fresh clients; state is rebuilt from the log.
+                    LOG.error("orchestrator loop failed, restarting in 1 s: {}", e.toString(), e);
+                    sleep(1000);
+                }
+            }
+        }
+    }
+
+    private void runOnce() {
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(kafka.transactionalProducer("orchestrator"));
+             KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(kafka.consumer(GROUP, "orchestrator"))) {
+            // Fences any earlier producer with our transactional id and aborts what it left open.
+            producer.initTransactions();
+            consumer = c;
+            states.clear();
+            recovering.clear();
+            c.subscribe(List.of(Topics.SESSION_INPUTS.name()), new Rebalance(c));
+            while (running) {
+                ConsumerRecords<String, byte[]> records = c.poll(Duration.ofMillis(250));
+                if (!records.isEmpty()) {
+                    processBatch(producer, c, records);
+                }
+                resumeUnansweredModelCalls(c);
+            }
+        } finally {
+            consumer = null;
+        }
+    }
+
+    private void processBatch(KafkaProducer<String, byte[]> producer, KafkaConsumer<String, byte[]> c,
+                              ConsumerRecords<String, byte[]> records) {
+        List<Runnable> afterCommit = new ArrayList<>();
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        producer.beginTransaction();
+        try {
+            for (ConsumerRecord<String, byte[]> r : records) {
+                offsets.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
+                handle(producer, r, afterCommit);
+            }
+            producer.sendOffsetsToTransaction(offsets, c.groupMetadata());
+            producer.commitTransaction();
+        } catch (RuntimeException e) {
+            LOG.warn("transaction aborted, inputs will be processed again: {}", e.toString());
+            try {
+                producer.abortTransaction();
+            } catch (RuntimeException abortFailed) {
+                e.addSuppressed(abortFailed);
+            }
+            // In-memory state now runs ahead of the log: throw, and runOnce starts over from the committed
+            // offsets with state folded afresh from the log.
+            throw e;
+        }
+        afterCommit.forEach(Runnable::run);
+    }
+
+    private void handle(KafkaProducer<String, byte[]> producer, ConsumerRecord<String, byte[]> r,
+                        List<Runnable> afterCommit) {
+        InputEnvelope input;
+        try {
+            input = EventCodec.decodeInput(r.value());
+            if (r.key() == null || !r.key().equals(input.sessionId())) {
+                throw new MalformedRecordException("record key " + r.key() + " is not the session id "
+                        + input.sessionId());
+            }
+        } catch (MalformedRecordException e) {
+            DeadLetters.send(producer, r, e.getMessage(), "orchestrator");
+            return;
+        }
+        Map<String, SessionState> partition = partitionStates(r.partition());
+        SessionState state = partition.getOrDefault(input.sessionId(), SessionState.initial(input.sessionId()));
+        String userId = state.userId() != null ? state.userId() : input.userId();
+        Instant now = clock.instant();
+        Decision decision = decider.decide(state, input,
+                new DecisionContext(now, maxIterations, memory.forUser(userId), () -> UUID.randomUUID().toString()));
+        if (decision.ignoredBecause() != null) {
+            LOG.debug("input {} of session {} ignored: {}", input.id(), input.sessionId(), decision.ignoredBecause());
+            return;
+        }
+        SpanContext trace = TraceHeaders.continueFrom(r.headers());
+        long seq = state.lastSeq();
+        for (SessionEvent event : decision.events()) {
+            EventEnvelope envelope = new EventEnvelope(UUID.randomUUID().toString(), input.sessionId(), ++seq, now,
+                    input.id(), userId, event);
+            ProducerRecord<String, byte[]> out = new ProducerRecord<>(Topics.SESSION_EVENTS.name(), input.sessionId(),
+                    EventCodec.encodeEvent(envelope));
+            TraceHeaders.inject(trace, out.headers());
+            producer.send(out);
+        }
+        SessionState after = decision.state();
+        partition.put(input.sessionId(), after);
+        for (Effect effect : decision.effects()) {
+            switch (effect) {
+                case Effect.CallModel call -> afterCommit.add(() -> modelCalls.start(call.requestId(), after, trace));
+            }
+        }
+    }
+
+    /** After a takeover, once the backlog is processed, restart model calls that the log shows as unanswered. */
+    private void resumeUnansweredModelCalls(KafkaConsumer<String, byte[]> c) {
+        if (recovering.isEmpty()) {
+            return;
+        }
+        var it = recovering.entrySet().iterator();
+        while (it.hasNext()) {
+            var e = it.next();
+            TopicPartition tp = new TopicPartition(Topics.SESSION_INPUTS.name(), e.getKey());
+            if (c.position(tp) < e.getValue()) {
+                continue;
+            }
+            it.remove();
+            for (SessionState s : partitionStates(e.getKey()).values()) {
+                String pending = s.turn() == null ? null : s.turn().pendingRequestId();
+                if (pending != null && !modelCalls.isInFlight(pending)) {
+                    LOG.info("session {}: model call {} was started but never answered; calling again",
+                            s.sessionId(), pending);
+                    modelCalls.start(pending, s, TraceHeaders.newTrace());
+                }
+            }
+        }
+    }
+
+    private Map<String, SessionState> partitionStates(int partition) {
+        return states.computeIfAbsent(partition, p -> new ConcurrentHashMap<>());
+    }
+
+    private final class Rebalance implements ConsumerRebalanceListener {
+        private final KafkaConsumer<String, byte[]> c;
+
+        Rebalance(KafkaConsumer<String, byte[]> c) {
+            this.c = c;
+        }
+
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            partitions.forEach(tp -> {
+                states.remove(tp.partition());
+                recovering.remove(tp.partition());
+            });
+        }
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            Map<TopicPartition, Long> ends = c.endOffsets(partitions);
+            for (TopicPartition tp : partitions) {
+                states.put(tp.partition(), new ConcurrentHashMap<>(loader.load(tp.partition())));
+                recovering.put(tp.partition(), ends.get(tp));
+            }
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        KafkaConsumer<String, byte[]> c = consumer;
+        if (c != null) {
+            c.wakeup();
+        }
+        try {
+            thread.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        modelCalls.close();
+    }
+}

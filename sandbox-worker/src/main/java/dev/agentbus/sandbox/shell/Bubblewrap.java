@@ -1,0 +1,126 @@
+package dev.agentbus.sandbox.shell;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Knows how to find bubblewrap and how to build the command line of the sandbox.
+ *
+ * <p>The sandbox view: {@code /usr} read-only (with the merged-/usr links {@code /bin}, {@code /lib} … that the
+ * host has), a handful of read-only {@code /etc} files that ordinary tools look up, a private {@code /proc},
+ * {@code /dev} and {@code /tmp}, and the workspace bound read-write at {@code /workspace}. Everything else of the
+ * host (home directories, {@code /etc/shadow}, {@code /var}, {@code /root}, the worker's own files) does not exist
+ * in there. The root is remounted read-only at the end so the workspace is the only writable place that outlives
+ * the command ({@code /tmp} is a private tmpfs that vanishes with it).
+ *
+ * <p>All namespaces are unshared (no network, own pid space so that killing bwrap kills everything started inside),
+ * all capabilities are dropped even when the worker runs as root, and the environment is cleared so no secret
+ * of the worker (API keys, Kafka credentials) can be read by a command the model wrote.
+ */
+public final class Bubblewrap {
+    /** Where the workspace appears inside the sandbox, and the working directory of every command. */
+    public static final String SANDBOX_WORKSPACE = "/workspace";
+
+    /** The fixed PATH inside the sandbox (and in unsafe host mode): never the worker's own. */
+    static final String SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin";
+
+    /** Top-level directories that merged-/usr systems provide as links into /usr, others as real directories. */
+    private static final List<String> USR_LINKS = List.of("bin", "sbin", "lib", "lib32", "lib64", "libx32");
+
+    /**
+     * Files under /etc that common tools read (user names for {@code ls -l} and {@code id}, the loader cache, the
+     * time zone, Debian's alternatives links which /usr/bin/awk and friends point into). Deliberately no shadow,
+     * no ssl private keys, no resolver config (there is no network anyway).
+     */
+    private static final List<String> ETC_READ_ONLY = List.of("/etc/passwd", "/etc/group", "/etc/nsswitch.conf",
+            "/etc/hosts", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime",
+            "/etc/alternatives");
+
+    private Bubblewrap() {
+    }
+
+    /**
+     * True when the configured bubblewrap executable can be found: a path containing {@code /} must be an
+     * executable file, a bare name is looked up on the worker's PATH. For the service's start-up check.
+     */
+    public static boolean bwrapAvailable(String bwrapPath) {
+        return locate(bwrapPath).isPresent();
+    }
+
+    /**
+     * Resolves the executable to an absolute path. Done by us, not by {@link ProcessBuilder}, because the child
+     * is started with an empty environment and we want one lookup rule for the check and for the start.
+     */
+    static Optional<Path> locate(String bwrapPath) {
+        if (bwrapPath == null || bwrapPath.isBlank()) {
+            return Optional.empty();
+        }
+        try {
+            if (bwrapPath.contains("/")) {
+                return executable(Path.of(bwrapPath));
+            }
+            String searchPath = System.getenv("PATH");
+            if (searchPath == null) {
+                return Optional.empty();
+            }
+            for (String dir : searchPath.split(File.pathSeparator)) {
+                if (!dir.isEmpty()) {
+                    Optional<Path> found = executable(Path.of(dir, bwrapPath));
+                    if (found.isPresent()) {
+                        return found;
+                    }
+                }
+            }
+        } catch (InvalidPathException e) {
+            return Optional.empty();
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<Path> executable(Path candidate) {
+        return Files.isRegularFile(candidate) && Files.isExecutable(candidate)
+                ? Optional.of(candidate.toAbsolutePath())
+                : Optional.empty();
+    }
+
+    /** The full argv that runs {@code /bin/sh -c command} in the sandbox around {@code workspace}. */
+    static List<String> command(Path bwrap, Path workspace, String shellCommand) {
+        List<String> argv = new ArrayList<>(List.of(bwrap.toString(), "--ro-bind", "/usr", "/usr"));
+        for (String name : USR_LINKS) {
+            Path host = Path.of("/", name);
+            if (Files.isSymbolicLink(host)) {
+                argv.addAll(List.of("--symlink", "usr/" + name, "/" + name));
+            } else if (Files.isDirectory(host, LinkOption.NOFOLLOW_LINKS)) {
+                argv.addAll(List.of("--ro-bind", host.toString(), host.toString()));
+            }
+        }
+        for (String etc : ETC_READ_ONLY) {
+            argv.addAll(List.of("--ro-bind-try", etc, etc));
+        }
+        argv.addAll(List.of(
+                "--proc", "/proc",
+                "--dev", "/dev",
+                "--tmpfs", "/tmp",
+                "--bind", workspace.toString(), SANDBOX_WORKSPACE,
+                "--remount-ro", "/",
+                "--chdir", SANDBOX_WORKSPACE,
+                "--unshare-all",
+                "--hostname", "sandbox",
+                "--die-with-parent",
+                "--new-session",
+                "--cap-drop", "ALL",
+                "--clearenv",
+                "--setenv", "PATH", SANDBOX_PATH,
+                "--setenv", "HOME", SANDBOX_WORKSPACE,
+                "--setenv", "LANG", "C.UTF-8",
+                "--setenv", "TMPDIR", "/tmp",
+                "/bin/sh", "-c", shellCommand));
+        return argv;
+    }
+}

@@ -1,0 +1,59 @@
+package dev.agentbus.sandbox.tools;
+
+import dev.agentbus.sandbox.workspace.PathRejectedException;
+import dev.agentbus.sandbox.workspace.WorkspacePaths;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * {@code glob {pattern, path?}}: files whose path matches a {@code java.nio} glob, as workspace-relative paths,
+ * sorted, at most {@link #MAX_RESULTS}.
+ *
+ * <p>A file matches when either its path relative to the workspace or its path relative to {@code path} matches,
+ * so {@code {pattern:"*.java", path:"src"}} and {@code {pattern:"src/*.java"}} both do what they look like.
+ * Only files (and links) are listed; directories are implied by them.
+ */
+final class GlobTool implements Tool {
+    static final int MAX_RESULTS = 500;
+
+    @Override
+    public ToolOutcome run(Args args, WorkspacePaths workspace, Consumer<String> liveOutput)
+            throws ToolFailure, PathRejectedException, IOException {
+        String pattern = args.requiredString("pattern");
+        Globs glob = Globs.compile(pattern);
+        Path base = workspace.resolve(args.optionalString("path").orElse("."));
+        String shownBase = workspace.display(base);
+        if (!Files.isDirectory(base)) {
+            throw new ToolFailure("not a directory: " + shownBase);
+        }
+        FileWalk.Listing listing = FileWalk.under(base, true);
+        List<String> matches = new ArrayList<>();
+        for (Path file : listing.files()) {
+            if (glob.matches(workspace.root().relativize(file)) || glob.matches(base.relativize(file))) {
+                matches.add(workspace.display(file));
+            }
+        }
+        if (matches.isEmpty()) {
+            return ToolOutcome.success("no files match " + pattern + (shownBase.equals(".") ? "" : " under "
+                    + shownBase) + incompleteNote(listing));
+        }
+        StringBuilder out = new StringBuilder();
+        matches.stream().limit(MAX_RESULTS).forEach(m -> out.append(m).append('\n'));
+        if (matches.size() > MAX_RESULTS) {
+            out.append("[").append(matches.size() - MAX_RESULTS).append(" more matches not shown (")
+                    .append(matches.size()).append(" in total); use a narrower pattern or path]\n");
+        }
+        return ToolOutcome.success(out + incompleteNote(listing));
+    }
+
+    static String incompleteNote(FileWalk.Listing listing) {
+        return listing.incomplete()
+                ? "\n[search stopped after " + FileWalk.MAX_VISITED + " files; use a narrower path]"
+                : "";
+    }
+}

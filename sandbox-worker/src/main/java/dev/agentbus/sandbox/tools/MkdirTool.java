@@ -1,0 +1,27 @@
+package dev.agentbus.sandbox.tools;
+
+import dev.agentbus.sandbox.workspace.PathRejectedException;
+import dev.agentbus.sandbox.workspace.WorkspacePaths;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.function.Consumer;
+
+/** {@code mkdir {path}}: like {@code mkdir -p}; an existing directory is success, an existing file is not. */
+final class MkdirTool implements Tool {
+    @Override
+    public ToolOutcome run(Args args, WorkspacePaths workspace, Consumer<String> liveOutput)
+            throws ToolFailure, PathRejectedException, IOException {
+        Path dir = workspace.resolve(args.requiredString("path"));
+        String shown = workspace.display(dir);
+        if (Files.isDirectory(dir)) {
+            return ToolOutcome.success("directory already exists: " + shown + "/");
+        }
+        if (Files.exists(dir)) {
+            throw new ToolFailure("exists and is not a directory: " + shown);
+        }
+        Files.createDirectories(dir);
+        return ToolOutcome.success("created directory " + shown + "/");
+    }
+}

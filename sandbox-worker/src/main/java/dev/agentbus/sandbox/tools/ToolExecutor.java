@@ -1,0 +1,132 @@
+package dev.agentbus.sandbox.tools;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentbus.sandbox.shell.ShellRunner;
+import dev.agentbus.sandbox.workspace.PathRejectedException;
+import dev.agentbus.sandbox.workspace.WorkspacePaths;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Runs the sandbox tools the model may call, in one session's workspace. The one entry point for the worker's
+ * Kafka-facing code: it hands in the tool name and JSON arguments from a {@code tool_call.requested.v1} event and
+ * gets back a {@link ToolOutcome} to record.
+ *
+ * <p>{@link #execute} never throws: an unknown tool, a bad argument, a path outside the workspace, a missing file or
+ * an I/O error all come back as {@code ok=false} with a message the model can act on (invariant: a rejection is an
+ * event, not an exception). Messages name paths relative to the workspace, never the host location.
+ *
+ * <p>Thread-safe; calls for different workspaces may run in parallel. Calls for the same workspace should not
+ * (the worker runs one session's calls in order), see {@link WorkspacePaths} for why.
+ */
+public final class ToolExecutor {
+    /** The tool names, fixed: they are the contract with the model (see {@code ToolCatalog}). */
+    public static final List<String> TOOL_NAMES = List.of("read", "write", "edit", "ls", "glob", "grep", "mkdir",
+            "shell");
+
+    /** Output beyond the cap that a tool may add for its own notes before the generic cap cuts. */
+    private static final int NOTE_SLACK_BYTES = 1024;
+
+    private static final Logger LOG = LoggerFactory.getLogger(ToolExecutor.class);
+
+    private final SandboxSettings settings;
+    private final Map<String, Tool> tools = new LinkedHashMap<>();
+
+    public ToolExecutor(SandboxSettings settings) {
+        this.settings = settings;
+        ShellRunner runner = new ShellRunner(settings.bwrapPath(), settings.unsafeHost(), settings.outputCapBytes());
+        tools.put("read", new ReadTool(settings));
+        tools.put("write", new WriteTool(settings));
+        tools.put("edit", new EditTool(settings));
+        tools.put("ls", new LsTool());
+        tools.put("glob", new GlobTool());
+        tools.put("grep", new GrepTool(settings));
+        tools.put("mkdir", new MkdirTool());
+        tools.put("shell", new ShellTool(settings, runner));
+    }
+
+    /** For the service's start-up check; see {@link ShellRunner#bwrapAvailable(String)}. */
+    public static boolean bwrapAvailable(String bwrapPath) {
+        return ShellRunner.bwrapAvailable(bwrapPath);
+    }
+
+    public SandboxSettings settings() {
+        return settings;
+    }
+
+    /**
+     * Runs one tool call.
+     *
+     * @param toolName      one of {@link #TOOL_NAMES}
+     * @param arguments     the call's JSON object of arguments (null is treated as no arguments)
+     * @param workspaceRoot the session's workspace directory; must exist
+     * @param liveOutput    receives shell output as it is produced (for session-stream); may be null
+     */
+    public ToolOutcome execute(String toolName, JsonNode arguments, Path workspaceRoot, Consumer<String> liveOutput) {
+        Tool tool = toolName == null ? null : tools.get(toolName);
+        if (tool == null) {
+            return ToolOutcome.failure("unknown tool: " + toolName + " (available: " + String.join(", ", TOOL_NAMES)
+                    + ")");
+        }
+        if (workspaceRoot == null || !Files.isDirectory(workspaceRoot)) {
+            return ToolOutcome.failure("the session's workspace directory does not exist");
+        }
+        WorkspacePaths workspace = null;
+        try {
+            workspace = WorkspacePaths.open(workspaceRoot);
+            return capped(tool.run(Args.of(arguments), workspace, liveOutput));
+        } catch (ToolFailure | PathRejectedException e) {
+            return ToolOutcome.failure(e.getMessage());
+        } catch (IOException e) {
+            return ToolOutcome.failure(describe(e, workspace));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the worker is shutting down; let it see that
+            return ToolOutcome.failure("the tool call was interrupted (worker shutting down)");
+        } catch (RuntimeException | StackOverflowError e) {
+            LOG.error("tool {} failed unexpectedly", toolName, e);
+            return ToolOutcome.failure("internal error in tool " + toolName + ": " + e);
+        }
+    }
+
+    /** The safety net under every tool's own limits: nothing larger than the cap reaches the log. */
+    private ToolOutcome capped(ToolOutcome outcome) {
+        int cap = settings.outputCapBytes();
+        String output = outcome.output() == null ? "" : outcome.output();
+        boolean cutOutput = TextFiles.utf8Length(output) > cap + NOTE_SLACK_BYTES;
+        boolean cutDiff = outcome.diff() != null && TextFiles.utf8Length(outcome.diff()) > cap;
+        if (!cutOutput && !cutDiff) {
+            return outcome;
+        }
+        return new ToolOutcome(outcome.ok(), cutOutput ? TextFiles.cap(output, cap) : output, outcome.error(),
+                cutDiff ? TextFiles.cap(outcome.diff(), cap) : outcome.diff(), true);
+    }
+
+    /** Turns NIO's exceptions (whose messages are bare host paths) into sentences with workspace paths. */
+    private static String describe(IOException e, WorkspacePaths workspace) {
+        String file = e instanceof FileSystemException fse && fse.getFile() != null ? fse.getFile() : null;
+        String where = workspace == null || file == null ? "" : workspace.scrub(file);
+        return switch (e) {
+            case NoSuchFileException x -> "no such file or directory: " + where;
+            case AccessDeniedException x -> "permission denied: " + where;
+            case FileAlreadyExistsException x -> "a file is in the way: " + where + " already exists";
+            case NotDirectoryException x -> "not a directory: " + where;
+            case DirectoryNotEmptyException x -> "directory not empty: " + where;
+            default -> "I/O error: " + (workspace == null ? String.valueOf(e.getMessage())
+                    : workspace.scrub(e.getMessage()));
+        };
+    }
+}

@@ -1,0 +1,68 @@
+package dev.agentbus.sandbox.tools;
+
+import dev.agentbus.sandbox.workspace.AtomicFiles;
+import dev.agentbus.sandbox.workspace.PathRejectedException;
+import dev.agentbus.sandbox.workspace.WorkspacePaths;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.function.Consumer;
+
+/**
+ * {@code write {path, content}}: creates or replaces a file (UTF-8), creating parent directories, atomically.
+ *
+ * <p>The outcome carries a diff against the previous content (or against nothing for a new file) so the user sees
+ * what the agent changed; it is left out when the old file was not text, since a diff of it would be meaningless.
+ */
+final class WriteTool implements Tool {
+    private final SandboxSettings settings;
+
+    WriteTool(SandboxSettings settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    public ToolOutcome run(Args args, WorkspacePaths workspace, Consumer<String> liveOutput)
+            throws ToolFailure, PathRejectedException, IOException {
+        Path file = workspace.resolve(args.requiredString("path"));
+        String content = args.requiredString("content");
+        String shown = workspace.display(file);
+        if (file.equals(workspace.root()) || Files.isDirectory(file)) {
+            throw new ToolFailure("is a directory, cannot write a file there: " + shown);
+        }
+        byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
+        if (bytes.length > settings.maxFileBytes()) {
+            throw new ToolFailure("content is " + bytes.length + " bytes, more than the file limit of "
+                    + settings.maxFileBytes() + " bytes");
+        }
+        boolean existed = Files.exists(file);
+        String before = existed ? previousText(file) : null;
+        AtomicFiles.write(file, bytes);
+        String diff = existed && before == null ? null : UnifiedDiff.of(before, content, shown).text();
+        if (diff != null && diff.isEmpty()) {
+            diff = null; // rewritten with the same content
+        }
+        int lines = TextFiles.lines(content).size();
+        String summary = (existed ? "overwrote " : "created ") + shown + " (" + bytes.length + " bytes, "
+                + lines + (lines == 1 ? " line)" : " lines)");
+        return new ToolOutcome(true, summary, null, diff, false);
+    }
+
+    /** The old content when it is small UTF-8 text, else null (no diff). */
+    private String previousText(Path file) throws IOException {
+        if (Files.size(file) > settings.maxFileBytes()) {
+            return null;
+        }
+        byte[] old = Files.readAllBytes(file);
+        if (TextFiles.looksBinary(old)) {
+            return null;
+        }
+        try {
+            return TextFiles.decodeStrict(old, "");
+        } catch (ToolFailure notUtf8) {
+            return null;
+        }
+    }
+}

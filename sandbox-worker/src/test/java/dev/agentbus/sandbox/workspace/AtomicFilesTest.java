@@ -1,0 +1,70 @@
+package dev.agentbus.sandbox.workspace;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class AtomicFilesTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void creates_parent_directories_and_the_file() throws Exception {
+        Path target = dir.resolve("a/b/c.txt");
+
+        AtomicFiles.write(target, "hello".getBytes(StandardCharsets.UTF_8));
+
+        assertThat(target).hasContent("hello");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(target))).isEqualTo("rw-r--r--");
+    }
+
+    @Test
+    void replaces_an_existing_file_and_leaves_no_temporary_file() throws Exception {
+        Path target = dir.resolve("f.txt");
+        Files.writeString(target, "old content that is longer");
+
+        AtomicFiles.write(target, "new".getBytes(StandardCharsets.UTF_8));
+
+        assertThat(target).hasContent("new");
+        assertThat(namesIn(dir)).containsExactly("f.txt");
+    }
+
+    @Test
+    void keeps_the_permissions_of_the_file_it_replaces() throws Exception {
+        Path script = dir.resolve("run.sh");
+        Files.writeString(script, "#!/bin/sh\n");
+        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-x---"));
+
+        AtomicFiles.write(script, "#!/bin/sh\necho hi\n".getBytes(StandardCharsets.UTF_8));
+
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(script))).isEqualTo("rwxr-x---");
+    }
+
+    @Test
+    void a_failed_replace_leaves_the_target_alone_and_cleans_up() throws Exception {
+        Path target = dir.resolve("busy");
+        Files.createDirectories(target.resolve("child"));
+
+        assertThatThrownBy(() -> AtomicFiles.write(target, "x".getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(IOException.class);
+
+        assertThat(target.resolve("child")).isDirectory();
+        assertThat(namesIn(dir)).containsExactly("busy");
+    }
+
+    private static List<String> namesIn(Path dir) throws IOException {
+        try (Stream<Path> list = Files.list(dir)) {
+            return list.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+}

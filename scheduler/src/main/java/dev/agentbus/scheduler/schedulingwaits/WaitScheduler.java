@@ -1,0 +1,161 @@
+package dev.agentbus.scheduler.schedulingwaits;
+
+import dev.agentbus.eventbus.KafkaSettings;
+import dev.agentbus.eventbus.TraceHeaders;
+import dev.agentbus.events.codec.EventCodec;
+import dev.agentbus.events.codec.MalformedRecordException;
+import dev.agentbus.events.input.InputEnvelope;
+import dev.agentbus.events.input.SessionInput;
+import dev.agentbus.events.session.EventEnvelope;
+import dev.agentbus.events.state.PendingWait;
+import dev.agentbus.events.topics.Topics;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Follows every partition of the session log from offset 0 (so pending waits are rebuilt at each start, with no
+ * state of its own to lose) and arms one timer per pending wait, firing to the millisecond rather than on a
+ * polling interval. A wake-up sent twice (say, just before a restart) is harmless: the orchestrator ignores a
+ * wake-up for a wait that is no longer pending.
+ */
+public final class WaitScheduler implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(WaitScheduler.class);
+
+    private final KafkaSettings kafka;
+    private final Clock clock;
+    private final PendingWaits waits = new PendingWaits();
+    private final Map<String, ScheduledFuture<?>> timers = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().daemon().name("scheduler-timer").factory());
+    private final KafkaProducer<String, byte[]> producer;
+    private final Thread thread;
+    private volatile KafkaConsumer<String, byte[]> consumer;
+    private volatile boolean running = true;
+
+    public WaitScheduler(KafkaSettings kafka, Clock clock) {
+        this.kafka = kafka;
+        this.clock = clock;
+        this.producer = new KafkaProducer<>(kafka.producer("scheduler"));
+        this.thread = Thread.ofPlatform().name("scheduler-follower").unstarted(this::follow);
+    }
+
+    public void start() {
+        thread.start();
+    }
+
+    /** Number of armed timers (for tests and health). */
+    public int armed() {
+        return timers.size();
+    }
+
+    private void follow() {
+        while (running) {
+            try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(kafka.consumer(null, "scheduler"))) {
+                consumer = c;
+                List<TopicPartition> partitions = c.partitionsFor(Topics.SESSION_EVENTS.name(), Duration.ofSeconds(60))
+                        .stream().map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+                c.assign(partitions);
+                c.seekToBeginning(partitions);
+                while (running) {
+                    for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(500))) {
+                        apply(r);
+                    }
+                }
+            } catch (WakeupException e) {
+                // closing
+            } catch (RuntimeException e) {
+                if (running) {
+                    LOG.error("scheduler lost the session log, re-reading it in 1 s: {}", e.toString());
+                    timers.values().forEach(f -> f.cancel(false));
+                    timers.clear();
+                    sleep();
+                }
+            }
+        }
+    }
+
+    private void apply(ConsumerRecord<String, byte[]> r) {
+        EventEnvelope e;
+        try {
+            e = EventCodec.decodeEvent(r.value());
+        } catch (MalformedRecordException ex) {
+            // The orchestrator dead-letters bad inputs; a bad event is not ours to move. Skip it.
+            LOG.warn("unreadable event at {}-{}@{} skipped: {}", r.topic(), r.partition(), r.offset(), ex.getMessage());
+            return;
+        }
+        switch (waits.apply(e)) {
+            case PendingWaits.Change.Armed a -> arm(a.sessionId(), a.pendingWait(), e.userId());
+            case PendingWaits.Change.Disarmed d -> {
+                ScheduledFuture<?> f = timers.remove(d.waitId());
+                if (f != null) {
+                    f.cancel(false);
+                }
+            }
+            case PendingWaits.Change.None n -> {
+            }
+        }
+    }
+
+    private void arm(String sessionId, PendingWait wait, String userId) {
+        long delay = Math.max(0, Duration.between(clock.instant(), wait.until()).toMillis());
+        LOG.info("session {}: wake-up armed for {} (in {} ms)", sessionId, wait.until(), delay);
+        timers.put(wait.waitId(), timer.schedule(() -> fire(sessionId, wait, userId), delay, TimeUnit.MILLISECONDS));
+    }
+
+    private void fire(String sessionId, PendingWait wait, String userId) {
+        timers.remove(wait.waitId());
+        InputEnvelope input = new InputEnvelope(UUID.randomUUID().toString(), sessionId, clock.instant(),
+                wait.waitId(), userId, new SessionInput.WakeUp(wait.waitId()));
+        ProducerRecord<String, byte[]> record =
+                new ProducerRecord<>(Topics.SESSION_INPUTS.name(), sessionId, EventCodec.encodeInput(input));
+        TraceHeaders.inject(TraceHeaders.newTrace(), record.headers());
+        producer.send(record, (meta, error) -> {
+            if (error != null) {
+                LOG.error("wake-up of session {} not sent: {}", sessionId, error.toString());
+            } else {
+                LOG.info("session {}: woken at {} for wait until {}", sessionId, clock.instant(), wait.until());
+            }
+        });
+    }
+
+    private static void sleep() {
+        try {
+            Thread.sleep(1000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        KafkaConsumer<String, byte[]> c = consumer;
+        if (c != null) {
+            c.wakeup();
+        }
+        try {
+            thread.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        timer.shutdownNow();
+        producer.close(Duration.ofSeconds(2));
+    }
+}
