@@ -70,7 +70,8 @@ class EmbeddedKafkaBrokerProcessTest {
             System.err.printf("broker process stopped after %d ms%n",
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t1));
             reader.join(5_000);
-            assertThat(lines).as("shutdown hook ran to the end").contains(EmbeddedKafkaBroker.STOPPED_LINE);
+            assertThat(lines).as("shutdown hook ran to the end; stderr:%n%s", Files.readString(stderr))
+                    .contains(EmbeddedKafkaBroker.STOPPED_LINE);
         } finally {
             process.destroyForcibly();
         }

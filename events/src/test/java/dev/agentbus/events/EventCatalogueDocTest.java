@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class EventCatalogueDocTest {
     private static final Pattern WIRE_NAME_IN_TEXT = Pattern.compile("(?<![\\w.])[a-z_]+(?:\\.[a-z_]+)*\\.v[0-9]+\\b");
-    private static final Pattern TOPIC_IN_TEXT = Pattern.compile("(?<![\\w.])agentbus\\.[a-z][a-z-]*[a-z]");
+    private static final Pattern TOPIC_IN_TEXT = Pattern.compile("(?<![\\w.])agentbus\\.[a-z][a-z-]*[a-z](?![\\w-]|\\.[a-z])");
     private static final Pattern BACKTICKED = Pattern.compile("`([^`]+)`");
     private static final Pattern JSON_BLOCK = Pattern.compile("```json\\n(.*?)```", Pattern.DOTALL);
 

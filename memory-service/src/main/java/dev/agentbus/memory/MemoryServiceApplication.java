@@ -1,6 +1,6 @@
 package dev.agentbus.memory;
 
-import io.micronaut.runtime.Micronaut;
+import io.micronaut.context.ApplicationContext;
 
 /**
  * Starts the memory-service: the single writer of {@code agentbus.user-memory}. It applies the set/reset commands
@@ -14,8 +14,10 @@ public final class MemoryServiceApplication {
     }
 
     public static void main(String[] args) {
-        Micronaut.build(args).mainClass(MemoryServiceApplication.class)
-                .properties(java.util.Map.of("agentbus.service", SERVICE))
-                .start();
+        // A plain application context, not Micronaut.run: this service serves no HTTP, and must not start an
+        // HTTP server even when the gateway's classes happen to be on the class path.
+        ApplicationContext context = ApplicationContext.builder().mainClass(MemoryServiceApplication.class).args(args)
+                .properties(java.util.Map.of("agentbus.service", SERVICE)).start();
+        Runtime.getRuntime().addShutdownHook(new Thread(context::close, "shutdown"));
     }
 }

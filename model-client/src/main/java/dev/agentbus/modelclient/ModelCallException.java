@@ -20,7 +20,10 @@ public class ModelCallException extends Exception {
         this.httpStatus = httpStatus;
     }
 
-    /** The HTTP status the server answered with; empty when no HTTP answer came at all. */
+    /**
+     * The HTTP error status the server answered with; empty when there was none (no answer at all, an
+     * unreadable answer, or an error reported inside a stream that had begun with 200).
+     */
     public OptionalInt httpStatus() {
         return httpStatus > 0 ? OptionalInt.of(httpStatus) : OptionalInt.empty();
     }

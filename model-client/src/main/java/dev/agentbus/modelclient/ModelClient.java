@@ -206,10 +206,12 @@ public final class ModelClient implements AutoCloseable {
     /** Says which server, what was being done and why it failed, in words an operator can act on. */
     private ModelCallException failure(String what, OpenAIException e) {
         String server = "model server at " + settings.baseUrl();
-        String retried = settings.maxRetries() > 0 ? " (after " + settings.maxRetries() + " retries)" : "";
+        int retries = settings.maxRetries();
+        String retried = retries == 0 ? "" : " (after " + retries + (retries == 1 ? " retry)" : " retries)");
         if (e instanceof SseException sse) {
+            // The stream itself began with HTTP 200, so there is no error status to report.
             return new ModelCallException(server + " reported an error while streaming the " + what + ": "
-                    + errorText(sse.body()), sse.statusCode(), e);
+                    + errorText(sse.body()), e);
         }
         if (e instanceof OpenAIServiceException service) {
             int status = service.statusCode();

@@ -1,6 +1,6 @@
 package dev.agentbus.orchestrator;
 
-import io.micronaut.runtime.Micronaut;
+import io.micronaut.context.ApplicationContext;
 
 /**
  * Starts the orchestrator service: it consumes {@code agentbus.session-inputs}, decides, appends to
@@ -14,8 +14,10 @@ public final class OrchestratorApplication {
     }
 
     public static void main(String[] args) {
-        Micronaut.build(args).mainClass(OrchestratorApplication.class)
-                .properties(java.util.Map.of("agentbus.service", SERVICE))
-                .start();
+        // A plain application context, not Micronaut.run: this service serves no HTTP, and must not start an
+        // HTTP server even when the gateway's classes happen to be on the class path.
+        ApplicationContext context = ApplicationContext.builder().mainClass(OrchestratorApplication.class).args(args)
+                .properties(java.util.Map.of("agentbus.service", SERVICE)).start();
+        Runtime.getRuntime().addShutdownHook(new Thread(context::close, "shutdown"));
     }
 }

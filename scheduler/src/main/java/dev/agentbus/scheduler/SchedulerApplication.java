@@ -1,6 +1,6 @@
 package dev.agentbus.scheduler;
 
-import io.micronaut.runtime.Micronaut;
+import io.micronaut.context.ApplicationContext;
 
 /**
  * Starts the scheduler service: it follows {@code agentbus.session-events}, keeps a timer for each pending wait,
@@ -14,8 +14,10 @@ public final class SchedulerApplication {
     }
 
     public static void main(String[] args) {
-        Micronaut.build(args).mainClass(SchedulerApplication.class)
-                .properties(java.util.Map.of("agentbus.service", SERVICE))
-                .start();
+        // A plain application context, not Micronaut.run: this service serves no HTTP, and must not start an
+        // HTTP server even when the gateway's classes happen to be on the class path.
+        ApplicationContext context = ApplicationContext.builder().mainClass(SchedulerApplication.class).args(args)
+                .properties(java.util.Map.of("agentbus.service", SERVICE)).start();
+        Runtime.getRuntime().addShutdownHook(new Thread(context::close, "shutdown"));
     }
 }

@@ -149,8 +149,12 @@ public final class EventCodec {
     // ---- helpers ------------------------------------------------------------------------------------------------
 
     private static <T> T payload(JsonNode data, Class<T> cls, String type) {
+        JsonNode d = data.isMissingNode() ? JSON.createObjectNode() : data;
+        if (!d.isObject()) {
+            throw new MalformedRecordException("payload of " + type + " is not a JSON object");
+        }
         try {
-            return JSON.treeToValue(data.isMissingNode() ? JSON.createObjectNode() : data, cls);
+            return JSON.treeToValue(d, cls);
         } catch (IOException | IllegalArgumentException e) {
             throw new MalformedRecordException("payload of " + type + " cannot be read: " + e.getMessage(), e);
         }

@@ -75,6 +75,9 @@ public final class SessionFold {
                 b.lastModel = m.model();
                 List<String> open = new ArrayList<>(b.turn == null ? List.of() : b.turn.openToolCalls());
                 for (ToolCallSpec call : m.toolCalls()) {
+                    if (call.id() == null || b.toolCalls.containsKey(call.id())) {
+                        continue; // the decider gives every call a unique id; a log from elsewhere may not
+                    }
                     b.toolCalls.put(call.id(), ToolCallView.proposed(call.id(), call.name(), call.arguments()));
                     open.add(call.id());
                 }
@@ -124,7 +127,9 @@ public final class SessionFold {
                 b.pendingWait = null;
                 b.lastOutcome = t.outcome();
                 b.lastAnswer = t.answer();
-                if (t.message() != null) {
+                // A cancel or a normal end is not an error; its message is in the event, not in lastError.
+                if (t.message() != null && (t.outcome() == dev.agentbus.events.session.TurnOutcome.ERROR
+                        || t.outcome() == dev.agentbus.events.session.TurnOutcome.ITERATION_CAP)) {
                     b.lastError = t.message();
                 }
             }

@@ -90,12 +90,13 @@ public final class SessionDecider {
                 if (!awaiting(state, r.requestId())) {
                     return step.ignore("no model call " + r.requestId() + " is awaited");
                 }
+                List<ToolCallSpec> calls = withUniqueIds(r.toolCalls(), state, ctx);
                 step.emit(new ModelCallCompleted(r.requestId(), r.model(), r.content(), r.reasoning(),
-                        r.toolCalls(), r.usage(), r.finishReason()));
-                if (r.toolCalls().isEmpty()) {
+                        calls, r.usage(), r.finishReason()));
+                if (calls.isEmpty()) {
                     answer(step, r.content());
                 } else {
-                    dispatchToolCalls(step, r.toolCalls());
+                    dispatchToolCalls(step, calls);
                     continueIfAllAnswered(step);
                 }
             }
@@ -142,6 +143,24 @@ public final class SessionDecider {
             }
         }
         return step.done();
+    }
+
+    /**
+     * Every call needs an id no other call of the session has, or its result could answer the wrong call. Servers
+     * usually provide one; a missing or repeated id is replaced, and the replacement is what gets recorded.
+     */
+    static List<ToolCallSpec> withUniqueIds(List<ToolCallSpec> calls, SessionState state, DecisionContext ctx) {
+        java.util.Set<String> seen = new java.util.HashSet<>(state.toolCalls().keySet());
+        List<ToolCallSpec> out = new ArrayList<>();
+        for (ToolCallSpec c : calls) {
+            String id = c.id();
+            if (id == null || id.isBlank() || !seen.add(id)) {
+                id = "call_" + ctx.ids().get();
+                seen.add(id);
+            }
+            out.add(new ToolCallSpec(id, c.name(), c.arguments()));
+        }
+        return out;
     }
 
     private static boolean awaiting(SessionState state, String requestId) {

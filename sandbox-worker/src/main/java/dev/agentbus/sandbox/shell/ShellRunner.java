@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -20,7 +21,11 @@ import java.util.function.Consumer;
  *
  * <p>Guarantees, in both modes: stdin is {@code /dev/null} (a command waiting for input would otherwise hang until
  * the time-out), the environment holds only PATH, HOME, LANG and TMPDIR, output is capped but always drained, the
- * time-out kills the whole process tree, and no process started by the command survives it.
+ * time-out kills the whole process tree, and no process started by the command survives it (in unsafe host mode a
+ * process that detaches itself into a new session can escape; see {@link ProcessTree}).
+ *
+ * <p>What stays with the operator: there are no memory, CPU or process-count limits here (the Docker backend is
+ * the place for those), and {@code /tmp} inside the sandbox is an unbounded in-memory tmpfs.
  *
  * <p>Each call blocks the calling thread for up to the time-out; one extra platform thread per call drains the
  * output pipe.
@@ -39,6 +44,9 @@ public final class ShellRunner {
     private static final long POLL_MILLIS = 50;
     /** After the shell is gone, how long the pipe may stay open (a background job still writing) before we stop. */
     private static final Duration DRAIN_GRACE = Duration.ofSeconds(2);
+    /** util-linux setsid, used in unsafe host mode to give the command its own process group (see ProcessTree). */
+    private static final Optional<Path> SETSID = Bubblewrap.locate("/usr/bin/setsid")
+            .or(() -> Bubblewrap.locate("/bin/setsid"));
 
     private final String bwrapPath;
     private final boolean unsafeHost;
@@ -71,7 +79,8 @@ public final class ShellRunner {
      * Runs {@code command} with {@code workspace} as the working directory (seen as {@code /workspace} inside the
      * sandbox). Returns when the command and everything it started are gone, or when the time-out killed them.
      *
-     * @param liveOutput receives output text as it is produced, up to the cap; may be null
+     * @param liveOutput receives output text as it is produced, up to the cap, on a reader thread; may be null
+     * @throws InterruptedException the calling thread was interrupted; the command has been killed
      * @throws ShellUnavailableException bubblewrap is missing (and unsafe host mode is off), or the process could
      *                                   not be started
      */
@@ -87,15 +96,22 @@ public final class ShellRunner {
         OutputCollector collector = new OutputCollector(outputCapBytes, liveOutput);
         Thread reader = Thread.ofPlatform().daemon().name("agentbus-shell-output-" + process.pid())
                 .start(() -> drain(process.getInputStream(), collector));
-        ProcessTree tree = new ProcessTree(process.toHandle());
-        boolean finished = waitSampling(process, tree, timeout);
-        if (finished) {
-            tree.killLeftovers();
-        } else {
+        ProcessTree tree = new ProcessTree(process.toHandle(), unsafeHost && SETSID.isPresent());
+        boolean finished;
+        try {
+            finished = waitSampling(process, tree, timeout);
+            if (finished) {
+                tree.killLeftovers();
+            } else {
+                tree.killAll();
+                process.waitFor(5, TimeUnit.SECONDS);
+            }
+            reader.join(DRAIN_GRACE);
+        } catch (InterruptedException e) {
+            // The worker is shutting down: the command must not run on unattended.
             tree.killAll();
-            process.waitFor(5, TimeUnit.SECONDS);
+            throw e;
         }
-        reader.join(DRAIN_GRACE);
         if (reader.isAlive()) {
             // Something we could not see (an orphan in unsafe mode) still holds the pipe; give up on it rather
             // than on the tool call. The daemon reader ends when the pipe finally closes.
@@ -123,7 +139,9 @@ public final class ShellRunner {
     private ProcessBuilder processBuilder(String command, Path workspace) throws ShellUnavailableException {
         List<String> argv;
         if (unsafeHost) {
-            argv = List.of("/bin/sh", "-c", command);
+            argv = SETSID.isPresent()
+                    ? List.of(SETSID.get().toString(), "--wait", "/bin/sh", "-c", command)
+                    : List.of("/bin/sh", "-c", command);
         } else {
             Path bwrap = Bubblewrap.locate(bwrapPath).orElseThrow(() -> new ShellUnavailableException(BWRAP_MISSING));
             argv = Bubblewrap.command(bwrap, workspace, command);

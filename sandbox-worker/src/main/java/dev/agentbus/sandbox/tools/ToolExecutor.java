@@ -74,7 +74,9 @@ public final class ToolExecutor {
      * @param toolName      one of {@link #TOOL_NAMES}
      * @param arguments     the call's JSON object of arguments (null is treated as no arguments)
      * @param workspaceRoot the session's workspace directory; must exist
-     * @param liveOutput    receives shell output as it is produced (for session-stream); may be null
+     * @param liveOutput    receives shell output text as it is produced (for session-stream), called from a reader
+     *                      thread, never more than the capped output; may be null. A listener that throws is
+     *                      dropped for the rest of the command, the command goes on
      */
     public ToolOutcome execute(String toolName, JsonNode arguments, Path workspaceRoot, Consumer<String> liveOutput) {
         Tool tool = toolName == null ? null : tools.get(toolName);

@@ -225,6 +225,45 @@ class ShellRunnerTest {
     }
 
     @Test
+    void unsafe_host_mode_leaves_no_background_job_behind() throws Exception {
+        ShellRunner host = new ShellRunner("bwrap", true, 64 * 1024);
+
+        ShellResult result = host.run("sleep 1043 & echo started", TEN_SECONDS, ws, null);
+
+        assertThat(result.output()).isEqualTo("started\n");
+        assertNoProcessLeft("sleep 1043");
+    }
+
+    @Test
+    void an_interrupted_caller_kills_the_command() throws Exception {
+        Thread caller = Thread.currentThread();
+        Thread interrupter = Thread.ofPlatform().start(() -> {
+            try {
+                Thread.sleep(700);
+            } catch (InterruptedException ignored) {
+                return;
+            }
+            caller.interrupt();
+        });
+
+        assertThatThrownBy(() -> sandbox.run("sleep 1044", TEN_SECONDS, ws, null))
+                .isInstanceOf(InterruptedException.class);
+        interrupter.join();
+        Thread.interrupted();
+        assertNoProcessLeft("sleep 1044");
+    }
+
+    @Test
+    void a_throwing_live_listener_does_not_stop_the_command() throws Exception {
+        ShellResult result = sandbox.run("echo one; sleep 0.2; echo two", TEN_SECONDS, ws, chunk -> {
+            throw new IllegalStateException("stream down");
+        });
+
+        assertThat(result.output()).isEqualTo("one\ntwo\n");
+        assertThat(result.exitCode()).isZero();
+    }
+
+    @Test
     void the_sandbox_command_line_binds_the_workspace_and_nothing_else_writable() {
         List<String> argv = Bubblewrap.command(Path.of("/usr/bin/bwrap"), ws, "true");
 

@@ -1,0 +1,230 @@
+package dev.agentbus.cli.gateway;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentbus.events.Json;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * The gateway's HTTP API (/api/v1), and nothing else: every call the CLI makes is a method here, and every failure
+ * leaves as a {@link GatewayException} worded for a person. Uses the JDK's HttpClient on purpose: the CLI jar should
+ * stay small and start fast, and HTTP/1.1 plus a streamed body is all SSE needs.
+ */
+public final class GatewayClient {
+    private static final ObjectMapper JSON = Json.mapper();
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
+
+    private final String baseUrl;
+    private final String token;
+    private final HttpClient http;
+
+    public GatewayClient(String baseUrl, String token) {
+        this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+        this.token = token == null || token.isBlank() ? null : token.strip();
+        this.http = HttpClient.newBuilder()
+                // HTTP/1.1 explicitly: the default would try an h2c upgrade on every plain-http request, which some
+                // proxies and servers handle badly, and buys nothing for a long-lived event stream.
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(CONNECT_TIMEOUT)
+                .build();
+    }
+
+    public String baseUrl() {
+        return baseUrl;
+    }
+
+    /** POST /api/v1/sessions; returns the new session's id. */
+    public String createSession(String title) {
+        ObjectNode body = JSON.createObjectNode().put("title", title);
+        JsonNode answer = json(send(post("/api/v1/sessions", body), null));
+        String id = answer.path("id").asText(null);
+        if (id == null || id.isBlank()) {
+            throw new GatewayException(GatewayException.Kind.PROTOCOL, 0,
+                    "the gateway created a session but did not say its id");
+        }
+        return id;
+    }
+
+    /** POST /api/v1/sessions/{id}/messages; returns the input id (null if the gateway did not say). */
+    public String postMessage(String sessionId, String text) {
+        ObjectNode body = JSON.createObjectNode().put("text", text);
+        HttpResponse<String> response = send(post(sessionPath(sessionId) + "/messages", body), sessionId);
+        JsonNode answer = response.body() == null || response.body().isBlank() ? JSON.createObjectNode() : json(response);
+        return answer.path("inputId").asText(null);
+    }
+
+    /** POST /api/v1/sessions/{id}/cancel. */
+    public void cancel(String sessionId) {
+        send(post(sessionPath(sessionId) + "/cancel", null), sessionId);
+    }
+
+    /** Like {@link #cancel} but bounded in time: used from the Ctrl-C hook, which must not hang the exit. */
+    public void cancelQuickly(String sessionId, Duration timeout) {
+        HttpRequest request = request(sessionPath(sessionId) + "/cancel").timeout(timeout)
+                .POST(HttpRequest.BodyPublishers.noBody()).build();
+        send(request, sessionId);
+    }
+
+    /** GET /api/v1/sessions, the raw JSON. */
+    public String listSessions() {
+        return send(request("/api/v1/sessions").GET().build(), null).body();
+    }
+
+    /** GET /api/v1/sessions/{id}: the folded state, raw JSON. */
+    public String session(String sessionId) {
+        return send(request(sessionPath(sessionId)).GET().build(), sessionId).body();
+    }
+
+    /** GET /api/v1/sessions/{id}/log: one event envelope JSON per line, blank lines dropped. */
+    public List<String> log(String sessionId) {
+        String body = send(request(sessionPath(sessionId) + "/log").header("Accept", "application/x-ndjson")
+                .GET().build(), sessionId).body();
+        return body == null ? List.of() : body.lines().filter(l -> !l.isBlank()).toList();
+    }
+
+    /**
+     * Starts GET /api/v1/sessions/{id}/events?after=N without waiting for the response, so the caller can post a
+     * message while the stream is being opened (and lose as few token deltas as possible). With {@code resume} the
+     * request also carries {@code Last-Event-ID: N}, the standard SSE reconnect header.
+     */
+    public CompletableFuture<HttpResponse<InputStream>> openEvents(String sessionId, long after, boolean resume) {
+        HttpRequest.Builder b = request(sessionPath(sessionId) + "/events?after=" + after)
+                .header("Accept", "text/event-stream")
+                .header("Cache-Control", "no-cache")
+                .GET(); // no timeout: the stream never ends by itself, and the watchdog handles silence
+        if (resume) {
+            b.header("Last-Event-ID", Long.toString(after));
+        }
+        return http.sendAsync(b.build(), HttpResponse.BodyHandlers.ofInputStream());
+    }
+
+    /** Waits for a stream opened by {@link #openEvents} and checks its status. */
+    public SseConnection awaitEvents(CompletableFuture<HttpResponse<InputStream>> pending, String sessionId)
+            throws InterruptedException {
+        HttpResponse<InputStream> response;
+        try {
+            response = pending.get();
+        } catch (ExecutionException e) {
+            throw GatewayException.unreachable(baseUrl, unwrap(e));
+        }
+        if (response.statusCode() / 100 != 2) {
+            String body;
+            try (InputStream in = response.body()) {
+                body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                body = "";
+            }
+            throw failure(response.statusCode(), body, sessionId);
+        }
+        return new SseConnection(response.body());
+    }
+
+    // ---- plumbing -----------------------------------------------------------------------------------------------
+
+    private HttpRequest.Builder request(String path) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(REQUEST_TIMEOUT);
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        return b;
+    }
+
+    private HttpRequest post(String path, JsonNode body) {
+        HttpRequest.Builder b = request(path).header("Accept", "application/json");
+        if (body == null) {
+            return b.POST(HttpRequest.BodyPublishers.noBody()).build();
+        }
+        return b.header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString(), StandardCharsets.UTF_8)).build();
+    }
+
+    private HttpResponse<String> send(HttpRequest request, String sessionId) {
+        HttpResponse<String> response;
+        try {
+            response = http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw GatewayException.unreachable(baseUrl, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw GatewayException.unreachable(baseUrl, e);
+        }
+        if (response.statusCode() / 100 != 2) {
+            throw failure(response.statusCode(), response.body(), sessionId);
+        }
+        return response;
+    }
+
+    private GatewayException failure(int status, String body, String sessionId) {
+        String message = errorMessage(body);
+        return switch (status) {
+            case 401 -> GatewayException.unauthorized();
+            case 404 -> sessionId != null ? GatewayException.noSession(sessionId)
+                    : new GatewayException(GatewayException.Kind.HTTP, 404,
+                    "the gateway at " + baseUrl + " answered 404 Not Found" + suffix(message)
+                            + " (is --url pointing at an agentbus gateway?)");
+            case 409 -> new GatewayException(GatewayException.Kind.CONFLICT, 409,
+                    "session " + sessionId + " is busy" + suffix(message)
+                            + "; wait for its turn to end or run: agentbus cancel " + sessionId);
+            default -> new GatewayException(GatewayException.Kind.HTTP, status,
+                    "the gateway answered HTTP " + status + suffix(message));
+        };
+    }
+
+    /** The gateway's {"error","message"} body, or the start of whatever else it sent. */
+    private static String errorMessage(String body) {
+        if (body == null || body.isBlank()) {
+            return null;
+        }
+        try {
+            JsonNode node = JSON.readTree(body);
+            if (node != null && node.isObject()) {
+                String message = node.path("message").asText(null);
+                return message != null && !message.isBlank() ? message : node.path("error").asText(null);
+            }
+        } catch (IOException notJson) {
+            // fall through to the raw text
+        }
+        String flat = body.strip().replaceAll("\\s+", " ");
+        return flat.length() > 200 ? flat.substring(0, 199) + "…" : flat;
+    }
+
+    private static String suffix(String message) {
+        return message == null || message.isBlank() ? "" : ": " + message;
+    }
+
+    private JsonNode json(HttpResponse<String> response) {
+        try {
+            return JSON.readTree(response.body());
+        } catch (IOException e) {
+            throw new GatewayException(GatewayException.Kind.PROTOCOL, response.statusCode(),
+                    "the gateway sent a response that is not JSON: " + GatewayException.describe(e));
+        }
+    }
+
+    private static String sessionPath(String sessionId) {
+        // Session ids are opaque; encode them so an odd one cannot change the path. URLEncoder is for forms ('+').
+        return "/api/v1/sessions/" + URLEncoder.encode(sessionId, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    private static Throwable unwrap(Throwable t) {
+        while ((t instanceof ExecutionException || t instanceof CompletionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+}

@@ -1,0 +1,23 @@
+package dev.agentbus.sandbox;
+
+import io.micronaut.context.ApplicationContext;
+
+/**
+ * Starts the sandbox-worker: it follows {@code agentbus.session-events} for {@code tool_call.requested.v1}, runs
+ * each call once in the session's workspace (shell commands inside bubblewrap), and reports start and result on
+ * {@code agentbus.session-inputs}. Not yet: the Docker backend, persistent shells, tmux and git tools, uploads.
+ */
+public final class SandboxWorkerApplication {
+    public static final String SERVICE = "sandbox-worker";
+
+    private SandboxWorkerApplication() {
+    }
+
+    public static void main(String[] args) {
+        // A plain application context, not Micronaut.run: this service serves no HTTP, and must not start an
+        // HTTP server even when the gateway's classes happen to be on the class path.
+        ApplicationContext context = ApplicationContext.builder().mainClass(SandboxWorkerApplication.class).args(args)
+                .properties(java.util.Map.of("agentbus.service", SERVICE)).start();
+        Runtime.getRuntime().addShutdownHook(new Thread(context::close, "shutdown"));
+    }
+}

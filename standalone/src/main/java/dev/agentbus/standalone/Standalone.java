@@ -1,0 +1,150 @@
+package dev.agentbus.standalone;
+
+import dev.agentbus.broker.EmbeddedKafkaBroker;
+import dev.agentbus.gateway.GatewayApplication;
+import dev.agentbus.gateway.auth.GatewayToken;
+import dev.agentbus.memory.MemoryServiceApplication;
+import dev.agentbus.orchestrator.OrchestratorApplication;
+import dev.agentbus.orchestrator.config.LlmSettings;
+import dev.agentbus.sandbox.SandboxWorkerApplication;
+import dev.agentbus.scheduler.SchedulerApplication;
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.runtime.server.EmbeddedServer;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The whole stack in one JVM, for a laptop or a demo: a real single-node KRaft Kafka broker with its data under
+ * the data directory, then the five services, each in its own Micronaut application context. The contexts share
+ * nothing but the broker: they talk only through Kafka topics, exactly as when they run as separate processes.
+ * (PostgreSQL is not used yet: the read models arrive with a later issue.)
+ */
+public final class Standalone implements AutoCloseable {
+    private final EmbeddedKafkaBroker broker;
+    private final List<ApplicationContext> contexts = new ArrayList<>();
+    private final Path dataDir;
+    private ApplicationContext gateway;
+    private ApplicationContext orchestrator;
+
+    public Standalone(Path dataDir, int kafkaPort) {
+        this.dataDir = dataDir;
+        this.broker = EmbeddedKafkaBroker.builder().dataDir(dataDir.resolve("kafka")).port(kafkaPort).build();
+    }
+
+    public static void main(String[] args) {
+        String dir = env("AGENTBUS_DATA_DIR", Path.of(System.getProperty("user.home"), ".agentbus").toString());
+        int kafkaPort = Integer.parseInt(env("AGENTBUS_KAFKA_PORT", "9092"));
+        Standalone stack = new Standalone(Path.of(dir), kafkaPort);
+        Runtime.getRuntime().addShutdownHook(new Thread(stack::close, "agentbus-shutdown"));
+        try {
+            stack.start(Map.of());
+        } catch (RuntimeException e) {
+            System.err.println("agentbus: could not start: " + e.getMessage());
+            stack.close();
+            System.exit(1);
+        }
+        stack.printBanner();
+    }
+
+    /** Starts the broker and the five services; {@code overrides} are extra properties for every service. */
+    public void start(Map<String, Object> overrides) {
+        broker.start();
+        Map<String, Object> common = new HashMap<>();
+        common.put("agentbus.kafka.bootstrap-servers", broker.bootstrapServers());
+        common.put("agentbus.data-dir", dataDir.toString());
+        common.putAll(overrides);
+        // Downstream services first, so the gateway only answers once everything behind it runs.
+        orchestrator = startService(OrchestratorApplication.SERVICE, common, Map.of());
+        startService(SandboxWorkerApplication.SERVICE, common, Map.of());
+        startService(SchedulerApplication.SERVICE, common, Map.of());
+        startService(MemoryServiceApplication.SERVICE, common, Map.of());
+        gateway = startService(GatewayApplication.SERVICE, common, GatewayApplication.properties());
+        gateway.getBean(EmbeddedServer.class).start();
+    }
+
+    private ApplicationContext startService(String service, Map<String, Object> common, Map<String, Object> own) {
+        Map<String, Object> props = new HashMap<>(own);
+        props.putAll(common);
+        props.put("agentbus.service", service);
+        ApplicationContext ctx = ApplicationContext.builder().properties(props).start();
+        contexts.add(ctx);
+        return ctx;
+    }
+
+    public String gatewayUrl() {
+        return gateway.getBean(EmbeddedServer.class).getURL().toString();
+    }
+
+    public String token() {
+        return gateway.getBean(GatewayToken.class).value();
+    }
+
+    public String bootstrapServers() {
+        return broker.bootstrapServers();
+    }
+
+    public ApplicationContext context(String service) {
+        return contexts.stream().filter(c -> service.equals(c.getProperty("agentbus.service", String.class)
+                .orElse(null))).findFirst().orElseThrow();
+    }
+
+    private void printBanner() {
+        String modelUrl = orchestrator.getBean(LlmSettings.class).modelSettings().baseUrl();
+        String model = orchestrator.getBean(LlmSettings.class).modelSettings().model();
+        String modelCheck = checkModelServer(modelUrl);
+        System.out.printf("""
+
+                Agentbus is running (data in %s).
+                  gateway:       %s
+                  token:         AGENTBUS_TOKEN=%s
+                  kafka:         %s
+                  model server:  %s (model: %s)%s
+
+                Try:  AGENTBUS_TOKEN=%s bin/agentbus run "create hello.txt containing hi, then show it"
+                Stop with Ctrl-C.
+                %n""", dataDir, gatewayUrl(), token(), bootstrapServers(), modelUrl,
+                model == null || model.isBlank() ? "the server's first" : model, modelCheck, token());
+    }
+
+    /** Says plainly whether the model server answers, since nothing works without it. */
+    static String checkModelServer(String baseUrl) {
+        try {
+            HttpResponse<String> r = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build().send(
+                    HttpRequest.newBuilder(URI.create(baseUrl + "/models")).timeout(Duration.ofSeconds(5)).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() == 200 ? "\n                 answers: OK"
+                    : "\n                 WARNING: it answered HTTP " + r.statusCode() + " to GET /models";
+        } catch (Exception e) {
+            return "\n                 WARNING: it does not answer (" + e.getClass().getSimpleName()
+                    + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ").\n"
+                    + "                 Start your model server or set LLM_URL, e.g. LLM_URL=http://localhost:11434/v1";
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        for (int i = contexts.size() - 1; i >= 0; i--) {
+            try {
+                contexts.get(i).close();
+            } catch (RuntimeException e) {
+                System.err.println("agentbus: error while stopping a service: " + e);
+            }
+        }
+        contexts.clear();
+        broker.close();
+    }
+
+    private static String env(String name, String fallback) {
+        String v = System.getenv(name);
+        return v == null || v.isBlank() ? fallback : v;
+    }
+}
