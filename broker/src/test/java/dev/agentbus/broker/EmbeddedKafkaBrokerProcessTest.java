@@ -2,14 +2,10 @@ package dev.agentbus.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -25,35 +21,25 @@ class EmbeddedKafkaBrokerProcessTest {
     @Test
     void mainPrintsReadyServesClientsAndStopsCleanlyOnSigterm() throws Exception {
         Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
+        // stdout goes to a file, not a pipe: when the child exits, the JDK's process reaper closes
+        // the pipe under a concurrent reader ("Stream closed") and the last line (KAFKA_STOPPED)
+        // is lost. A file keeps everything.
+        Path stdout = tmp.resolve("broker.stdout");
         Path stderr = tmp.resolve("broker.stderr");
         Process process = new ProcessBuilder(List.of(
                 javaBin.toString(),
-                // Small heap: proves the footprint settings are enough; also what a test harness would use.
+                // Small heap: the footprint settings must be enough for a real round trip.
                 "-Xmx256m",
                 "-cp", System.getProperty("java.class.path"),
                 EmbeddedKafkaBroker.class.getName(),
                 "--data-dir", tmp.resolve("data").toString(),
                 "--port", "0"))
+                .redirectOutput(stdout.toFile())
                 .redirectError(stderr.toFile())
                 .start();
         try {
-            // Drain stdout on a thread so the child never blocks on a full pipe.
-            BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-            Thread reader = new Thread(() -> {
-                try (BufferedReader r = new BufferedReader(
-                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                    for (String line; (line = r.readLine()) != null; ) {
-                        lines.add(line);
-                    }
-                } catch (java.io.IOException ignored) {
-                    // process went away
-                }
-            }, "broker-stdout");
-            reader.setDaemon(true);
-            reader.start();
-
             long t0 = System.nanoTime();
-            String ready = awaitLine(lines, EmbeddedKafkaBroker.READY_PREFIX, 60, stderr);
+            String ready = awaitLine(process, stdout, stderr, EmbeddedKafkaBroker.READY_PREFIX, 60);
             System.err.printf("broker process ready after %d ms%n",
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
             String bootstrap = ready.substring(EmbeddedKafkaBroker.READY_PREFIX.length()).trim();
@@ -69,24 +55,28 @@ class EmbeddedKafkaBrokerProcessTest {
             assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("broker process exits after SIGTERM").isTrue();
             System.err.printf("broker process stopped after %d ms%n",
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t1));
-            reader.join(5_000);
-            assertThat(lines).as("shutdown hook ran to the end; stderr:%n%s", Files.readString(stderr))
-                    .contains(EmbeddedKafkaBroker.STOPPED_LINE);
+            assertThat(Files.readAllLines(stdout))
+                    .as("shutdown hook ran to the end; stderr:%n%s", Files.readString(stderr))
+                    .containsExactly(ready, EmbeddedKafkaBroker.STOPPED_LINE);
         } finally {
             process.destroyForcibly();
         }
     }
 
-    private static String awaitLine(BlockingQueue<String> lines, String prefix, int seconds, Path stderr)
+    private static String awaitLine(Process process, Path stdout, Path stderr, String prefix, int seconds)
             throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (System.nanoTime() < deadline) {
-            String line = lines.poll(200, TimeUnit.MILLISECONDS);
-            if (line != null && line.startsWith(prefix)) {
-                return line;
+            Optional<String> line = Files.readAllLines(stdout).stream().filter(l -> l.startsWith(prefix)).findFirst();
+            if (line.isPresent()) {
+                return line.get();
             }
+            if (!process.isAlive()) {
+                break;
+            }
+            Thread.sleep(100);
         }
-        throw new AssertionError("no '" + prefix + "' line within " + seconds + " s; stderr:\n"
-                + (Files.exists(stderr) ? Files.readString(stderr) : "<none>"));
+        throw new AssertionError("no '" + prefix + "' line within " + seconds + " s (alive: " + process.isAlive()
+                + "); stderr:\n" + Files.readString(stderr));
     }
 }

@@ -158,7 +158,7 @@ public final class AgentbusCli implements Callable<Integer> {
     }
 
     /** The version maven-archiver writes into every jar, so it cannot disagree with the build. */
-    static final class Version implements CommandLine.IVersionProvider {
+    public static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
             try (InputStream in = AgentbusCli.class.getResourceAsStream(

@@ -27,7 +27,6 @@ public final class GatewayApplication {
                 "micronaut.server.host", "${agentbus.gateway.host:127.0.0.1}",
                 // Bodies over this are refused with 413 before they are read into memory.
                 "micronaut.server.max-request-size", "${agentbus.gateway.max-body-bytes:1048576}",
-                "micronaut.server.idle-timeout", "-1s",
-                "micronaut.server.netty.log-level", "ERROR");
+                "micronaut.server.idle-timeout", "-1s");
     }
 }

@@ -9,7 +9,7 @@ import picocli.CommandLine.ParentCommand;
 import java.util.concurrent.Callable;
 
 /** {@code agentbus cancel ID}: what to do after a 409 "session is busy", and what Ctrl-C does for `run`. */
-@Command(mixinStandardHelpOptions = true, name = "cancel", description = "Ask the gateway to cancel the running turn of a session.")
+@Command(mixinStandardHelpOptions = true, versionProvider = AgentbusCli.Version.class, name = "cancel", description = "Ask the gateway to cancel the running turn of a session.")
 public final class CancelCommand implements Callable<Integer> {
 
     @ParentCommand

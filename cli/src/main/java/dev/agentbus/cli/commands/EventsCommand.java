@@ -20,7 +20,7 @@ import java.util.concurrent.Callable;
  * {@code agentbus events ID [--follow]}: the session's log as JSON Lines, the same format as an exported session,
  * so it can be piped to jq or saved as a fixture. Only durable events are printed; token deltas are not events.
  */
-@Command(mixinStandardHelpOptions = true, name = "events", description = {"Print a session's event log as JSON Lines (one envelope per line).",
+@Command(mixinStandardHelpOptions = true, versionProvider = AgentbusCli.Version.class, name = "events", description = {"Print a session's event log as JSON Lines (one envelope per line).",
         "With --follow, keep printing new events as they happen (until Ctrl-C)."})
 public final class EventsCommand implements Callable<Integer> {
 

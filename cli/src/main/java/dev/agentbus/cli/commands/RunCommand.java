@@ -24,7 +24,7 @@ import java.util.concurrent.Callable;
  * {@code agentbus run "task"}: LMAgent's one-shot mode against the gateway. Posts one message, streams the turn,
  * and exits with a code derived from how the turn ended, so it can be scripted.
  */
-@Command(mixinStandardHelpOptions = true, name = "run", description = {"Give the agent a task and stream the turn until it ends.",
+@Command(mixinStandardHelpOptions = true, versionProvider = AgentbusCli.Version.class, name = "run", description = {"Give the agent a task and stream the turn until it ends.",
         "Exit code: 0 COMPLETED or CANCELLED, 2 ITERATION_CAP, 1 ERROR/rejected/gateway error, 130 Ctrl-C."})
 public final class RunCommand implements Callable<Integer> {
 

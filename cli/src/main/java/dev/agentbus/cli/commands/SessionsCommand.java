@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /** {@code agentbus sessions}: the gateway's session list as a table. */
-@Command(mixinStandardHelpOptions = true, name = "sessions", description = "List sessions: id, status, title, last update, tokens used.")
+@Command(mixinStandardHelpOptions = true, versionProvider = AgentbusCli.Version.class, name = "sessions", description = "List sessions: id, status, title, last update, tokens used.")
 public final class SessionsCommand implements Callable<Integer> {
     private static final int TITLE_WIDTH = 40;
 

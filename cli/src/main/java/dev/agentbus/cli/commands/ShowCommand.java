@@ -16,7 +16,7 @@ import java.io.IOException;
 import java.util.concurrent.Callable;
 
 /** {@code agentbus show ID}: one session's folded state, for people (or raw with --json). */
-@Command(mixinStandardHelpOptions = true, name = "show", description = "Show a session: status, conversation, tool calls, token usage.")
+@Command(mixinStandardHelpOptions = true, versionProvider = AgentbusCli.Version.class, name = "show", description = "Show a session: status, conversation, tool calls, token usage.")
 public final class ShowCommand implements Callable<Integer> {
 
     @ParentCommand

@@ -1,0 +1,155 @@
+package dev.agentbus.cli.render;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentbus.cli.Printer;
+import dev.agentbus.events.Json;
+import dev.agentbus.events.session.SessionEvent;
+import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
+import dev.agentbus.events.session.SessionEvent.TurnEnded;
+import dev.agentbus.events.session.TokenUsage;
+import dev.agentbus.events.session.TurnOutcome;
+import org.junit.jupiter.api.Test;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Instant;
+import java.util.List;
+
+import static dev.agentbus.cli.Events.at;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** How one turn is shown: streaming vs. the non-streaming fallback, reasoning, tool results, waits. */
+class TurnRendererTest {
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+    private final Printer printer = new Printer(new PrintWriter(out), new PrintWriter(err), false);
+    private long seq = 1;
+
+    private TurnRenderer renderer(boolean quiet, boolean reasoning) {
+        TurnRenderer r = new TurnRenderer(printer, quiet, reasoning);
+        r.expectInput("in-1");
+        r.onEvent(at(seq++, new SessionEvent.UserMessagePosted("hi")));
+        return r;
+    }
+
+    private Integer event(TurnRenderer r, SessionEvent e) {
+        return r.onEvent(at(seq++, e));
+    }
+
+    private static JsonNode delta(String kind, String ref, String text) {
+        return Json.mapper().createObjectNode().put("kind", kind).put("ref", ref).put("text", text);
+    }
+
+    private static ModelCallCompleted completed(String ref, String content, String reasoning) {
+        return new ModelCallCompleted(ref, "m", content, reasoning, List.of(), new TokenUsage(1, 2, 3), "stop");
+    }
+
+    @Test
+    void content_that_was_not_streamed_is_printed_from_the_completed_call() {
+        TurnRenderer r = renderer(false, true);
+        event(r, completed("r1", "Hello there.", null));
+        assertThat(event(r, new TurnEnded(TurnOutcome.COMPLETED, "Hello there.", null))).isZero();
+        assertThat(out.toString()).startsWith("Hello there.\n").containsOnlyOnce("Hello there.");
+    }
+
+    @Test
+    void streamed_content_is_not_printed_again_and_late_deltas_are_dropped() {
+        TurnRenderer r = renderer(false, true);
+        r.onDelta(delta("TOKEN", "r1", "Hel"));
+        r.onDelta(delta("TOKEN", "r1", "lo."));
+        event(r, completed("r1", "Hello.", null));
+        r.onDelta(delta("TOKEN", "r1", "lo.")); // arrived after the event that completes it
+        event(r, new TurnEnded(TurnOutcome.COMPLETED, "Hello.", null));
+        assertThat(out.toString()).startsWith("Hello.\n").containsOnlyOnce("Hello").containsOnlyOnce("lo.");
+    }
+
+    @Test
+    void an_answer_different_from_what_was_streamed_is_printed() {
+        TurnRenderer r = renderer(false, true);
+        r.onDelta(delta("TOKEN", "r1", "Thinking out loud"));
+        event(r, completed("r1", "Thinking out loud", null));
+        event(r, new TurnEnded(TurnOutcome.COMPLETED, "The answer.", null));
+        assertThat(out.toString()).contains("Thinking out loud\nThe answer.\n");
+    }
+
+    @Test
+    void reasoning_is_marked_and_can_be_turned_off() {
+        TurnRenderer r = renderer(false, true);
+        r.onDelta(delta("REASONING", "r1", "first\nsec"));
+        r.onDelta(delta("REASONING", "r1", "ond"));
+        r.onDelta(delta("TOKEN", "r1", "Answer"));
+        event(r, completed("r1", "Answer", "first\nsecond"));
+        assertThat(out.toString()).startsWith("┊ first\n┊ second\nAnswer\n");
+
+        StringWriter quietOut = new StringWriter();
+        TurnRenderer hidden = new TurnRenderer(new Printer(new PrintWriter(quietOut), new PrintWriter(err), false),
+                false, false);
+        hidden.onDelta(delta("REASONING", "r1", "secret"));
+        hidden.onEvent(at(2, completed("r1", "Answer", "secret")));
+        assertThat(quietOut.toString()).isEqualTo("Answer\n");
+    }
+
+    @Test
+    void reasoning_that_was_not_streamed_is_printed_from_the_completed_call() {
+        TurnRenderer r = renderer(false, true);
+        event(r, completed("r1", "Answer", "because"));
+        assertThat(out.toString()).isEqualTo("┊ because\nAnswer\n");
+    }
+
+    @Test
+    void failed_and_interrupted_tool_calls_are_marked() {
+        TurnRenderer r = renderer(false, true);
+        event(r, new SessionEvent.ToolCallRequested("c1", "read_file", "{\"path\":\"x\"}"));
+        event(r, new SessionEvent.ToolCallCompleted("c1", false, "", "no such file: x", null, false, 1, false));
+        event(r, new SessionEvent.ToolCallRequested("c2", "shell", "{\"command\":\"make\"}"));
+        event(r, new SessionEvent.ToolCallCompleted("c2", false, null, null, null, false, 1, true));
+        assertThat(out.toString()).isEqualTo("""
+                → read_file {"path":"x"}
+                  ✗ no such file: x
+                → shell {"command":"make"}
+                  ✗ interrupted: the worker stopped during the call and did not run it again
+                """);
+    }
+
+    @Test
+    void long_output_is_summarised_to_its_first_lines() {
+        TurnRenderer r = renderer(false, true);
+        event(r, new SessionEvent.ToolCallRequested("c1", "shell", "{}"));
+        event(r, new SessionEvent.ToolCallCompleted("c1", true, "1\n2\n3\n4\n5\n6\n7\n", null, null, true, 1, false));
+        assertThat(out.toString()).contains("  ✓ 1\n    2\n    3\n    4\n    5\n    … 2 more lines\n")
+                .contains("(output truncated)");
+    }
+
+    @Test
+    void a_wait_shows_its_reason() {
+        TurnRenderer r = renderer(false, true);
+        event(r, new SessionEvent.WaitScheduled("w1", Instant.parse("2030-01-01T00:00:00Z"), "the build", null));
+        assertThat(out.toString()).startsWith("⏸ waiting until ").contains(" : the build");
+    }
+
+    @Test
+    void a_turn_end_before_our_message_is_not_ours() {
+        TurnRenderer r = new TurnRenderer(printer, false, true);
+        r.expectInput("in-2");
+        assertThat(r.onEvent(at(1, new TurnEnded(TurnOutcome.ERROR, null, "old")))).isNull();
+        assertThat(r.onEvent(at(2, new SessionEvent.InputRejected("other", "cancel_turn.v1", "nothing to cancel"))))
+                .isNull();
+        assertThat(err.toString()).contains("was rejected: nothing to cancel");
+    }
+
+    @Test
+    void a_model_call_failure_is_shown() {
+        TurnRenderer r = renderer(false, true);
+        event(r, new SessionEvent.ModelCallFailed("r1", "HTTP 500 from the model server"));
+        assertThat(out.toString()).contains("✗ model call failed: HTTP 500 from the model server");
+    }
+
+    @Test
+    void unknown_events_are_skipped() {
+        TurnRenderer r = renderer(false, true);
+        JsonNode unknown = Json.mapper().createObjectNode().put("type", "future.thing.v9").put("id", "x")
+                .put("sessionId", "s1").put("seq", 9).put("time", "2025-01-01T00:00:00Z");
+        assertThat(r.onEvent(unknown)).isNull();
+        assertThat(out.toString()).isEmpty();
+    }
+}

@@ -1,0 +1,133 @@
+package dev.agentbus.systemtests;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentbus.events.session.EventEnvelope;
+import dev.agentbus.events.session.SessionEvent;
+import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
+import dev.agentbus.events.session.SessionEvent.ToolCallCompleted;
+import dev.agentbus.events.session.SessionEvent.TurnEnded;
+import dev.agentbus.events.session.TurnOutcome;
+import dev.agentbus.testkit.model.ScriptedModelServer;
+import dev.agentbus.testkit.model.ScriptedReply;
+import dev.agentbus.testkit.model.ScriptedUsage;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.LongStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The whole loop through the real broker, all five services in one JVM (the standalone shape), with the scripted
+ * model server: the model writes a file, runs a shell command that reads it, then answers.
+ */
+class EndToEndTest {
+    @TempDir
+    static Path dataDir;
+    static ScriptedModelServer model;
+    static StandaloneStack stack;
+
+    @BeforeAll
+    static void start() {
+        model = ScriptedModelServer.start();
+        stack = new StandaloneStack(dataDir, model, Map.of());
+    }
+
+    @AfterAll
+    static void stop() {
+        if (stack != null) {
+            stack.close();
+        }
+        if (model != null) {
+            model.close();
+        }
+    }
+
+    @Test
+    void the_model_writes_a_file_runs_a_command_that_reads_it_and_answers() throws Exception {
+        model.reply(ScriptedReply.toolCalls(List.of(dev.agentbus.testkit.model.ScriptedToolCall.of("write",
+                        "{\"path\":\"hello.txt\",\"content\":\"hi\\n\"}"))).withUsage(ScriptedUsage.of(100, 10)))
+                .reply(ScriptedReply.toolCalls(List.of(dev.agentbus.testkit.model.ScriptedToolCall.of("shell",
+                        "{\"command\":\"cat hello.txt\"}"))).withUsage(ScriptedUsage.of(150, 12)))
+                .reply(ScriptedReply.reasoningAndText("The file holds hi.", "hello.txt contains: hi")
+                        .withUsage(ScriptedUsage.of(200, 8)));
+        GatewayClient gw = stack.gateway;
+        String id = gw.createSession("e2e");
+        gw.postMessage(id, "create hello.txt containing hi, then show it");
+
+        List<EventEnvelope> log = gw.awaitLog(id, e -> e.event() instanceof TurnEnded, Duration.ofSeconds(60));
+
+        // the file is in the session's workspace
+        assertThat(stack.workspace(id).resolve("hello.txt")).hasContent("hi");
+        // seq 1..N, no gaps, no duplicates
+        assertThat(log).extracting(EventEnvelope::seq)
+                .containsExactlyElementsOf(LongStream.rangeClosed(1, log.size()).boxed().toList());
+        // the shell command saw the file the write tool wrote
+        List<ToolCallCompleted> results = events(log, ToolCallCompleted.class);
+        assertThat(results).hasSize(2).allMatch(ToolCallCompleted::ok);
+        assertThat(results.get(1).output()).contains("hi").contains("exit code: 0");
+        // the answer, with reasoning kept apart
+        TurnEnded end = events(log, TurnEnded.class).getFirst();
+        assertThat(end.outcome()).isEqualTo(TurnOutcome.COMPLETED);
+        assertThat(end.answer()).isEqualTo("hello.txt contains: hi");
+        ModelCallCompleted last = events(log, ModelCallCompleted.class).getLast();
+        assertThat(last.reasoning()).isEqualTo("The file holds hi.");
+        assertThat(last.content()).doesNotContain("holds");
+        // token usage of every model call, and the total in the folded state
+        assertThat(events(log, ModelCallCompleted.class)).extracting(m -> m.usage().promptTokens())
+                .containsExactly(100L, 150L, 200L);
+        JsonNode state = gw.get("/api/v1/sessions/" + id).json();
+        assertThat(state.get("status").asText()).isEqualTo("IDLE");
+        assertThat(state.get("usage").get("promptTokens").asLong()).isEqualTo(450);
+        assertThat(state.get("usage").get("completionTokens").asLong()).isEqualTo(30);
+        assertThat(state.get("toolCalls")).hasSize(2);
+        // three model calls, and the second one carried the write tool's result
+        assertThat(model.requestCount()).isEqualTo(3);
+        JsonNode second = model.requests().get(1).get("messages");
+        assertThat(second.toString()).contains("\"role\":\"tool\"").doesNotContain("holds hi");
+        // every record carries a traceparent, and the session list shows it
+        assertThat(gw.get("/api/v1/sessions").json().findValuesAsText("id")).contains(id);
+    }
+
+    @Test
+    void the_event_stream_resumes_after_last_event_id_without_gaps_or_repeats() throws Exception {
+        model.replyText("first answer").replyText("second answer");
+        GatewayClient gw = stack.gateway;
+        String id = gw.createSession("sse");
+        gw.postMessage(id, "say something");
+        List<EventEnvelope> log = gw.awaitLog(id, e -> e.event() instanceof TurnEnded, Duration.ofSeconds(30));
+
+        var all = gw.sse(id, null, s -> "turn.ended.v1".equals(s.event()), Duration.ofSeconds(20));
+        assertThat(all).filteredOn(s -> s.id() != null).extracting(GatewayClient.Sse::id)
+                .containsExactlyElementsOf(log.stream().map(e -> Long.toString(e.seq())).toList());
+
+        var resumed = gw.sse(id, "2", s -> "turn.ended.v1".equals(s.event()), Duration.ofSeconds(20));
+        assertThat(resumed).filteredOn(s -> s.id() != null).extracting(s -> Long.parseLong(s.id()))
+                .containsExactlyElementsOf(LongStream.rangeClosed(3, log.size()).boxed().toList());
+        assertThat(resumed.getFirst().event()).isEqualTo(events(log, SessionEvent.class).get(2).getClass()
+                .getAnnotation(dev.agentbus.events.WireType.class).value());
+
+        // live: a second turn streams its token deltas as their own event name
+        gw.postMessage(id, "again");
+        var live = gw.sse(id, Long.toString(log.size()), s -> "turn.ended.v1".equals(s.event()),
+                Duration.ofSeconds(30));
+        assertThat(live).anyMatch(s -> "delta".equals(s.event()) && s.id() == null && s.data().contains("TOKEN"));
+        assertThat(live).filteredOn(s -> s.id() != null).extracting(s -> Long.parseLong(s.id()))
+                .allMatch(seq -> seq > log.size());
+    }
+
+    static <T extends SessionEvent> List<T> events(List<EventEnvelope> log, Class<T> type) {
+        return log.stream().map(EventEnvelope::event).filter(type::isInstance).map(type::cast).toList();
+    }
+
+    static boolean exists(Path p) {
+        return Files.exists(p);
+    }
+}
