@@ -11,6 +11,7 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -111,15 +112,17 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         boolean firstStart = port == 0 && controllerPort == 0;
         for (int attempt = 1; ; attempt++) {
             if (firstStart) {
-                port = requestedPort != 0 ? requestedPort : freePort();
+                port = requestedPort != 0 ? requestedPort : freePort(requestedControllerPort);
                 controllerPort = requestedControllerPort != 0 ? requestedControllerPort : freePort(port);
             }
             try {
                 startServer();
                 break;
             } catch (RuntimeException e) {
-                boolean portsWereGuessed = firstStart && (requestedPort == 0 || requestedControllerPort == 0);
-                if (isBindFailure(e) && portsWereGuessed && attempt < MAX_BIND_ATTEMPTS) {
+                boolean guessedPortTaken = firstStart
+                        && ((requestedPort == 0 && isBindFailure(e, port))
+                            || (requestedControllerPort == 0 && isBindFailure(e, controllerPort)));
+                if (guessedPortTaken && attempt < MAX_BIND_ATTEMPTS) {
                     // Between freePort() closing its probe socket and Kafka binding, something else
                     // (five services start next to us) may have taken the port. Pick again.
                     LOG.warn("Kafka could not bind an auto-picked port, retrying: {}", e.getMessage());
@@ -332,23 +335,23 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         throw new IllegalStateException("Kafka at " + bootstrapServers() + " not ready within " + startTimeout, last);
     }
 
-    private static boolean isBindFailure(Throwable e) {
+    /** True if Kafka failed to bind {@code port} ("Socket server failed to bind to 127.0.0.1:N"). */
+    private static boolean isBindFailure(Throwable e, int port) {
+        boolean bind = false;
+        boolean mentionsPort = false;
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof BindException) {
-                return true;
-            }
-            if (t.getMessage() != null && t.getMessage().contains("Address already in use")) {
-                return true;
-            }
+            String msg = String.valueOf(t.getMessage());
+            bind |= t instanceof BindException || msg.contains("Address already in use");
+            mentionsPort |= msg.contains(HOST + ":" + port);
         }
-        return false;
+        return bind && mentionsPort;
     }
 
     private static int freePort(int... avoid) {
         for (int i = 0; i < 10; i++) {
             try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
                 int candidate = s.getLocalPort();
-                if (java.util.Arrays.stream(avoid).noneMatch(a -> a == candidate)) {
+                if (Arrays.stream(avoid).noneMatch(a -> a == candidate)) {
                     return candidate;
                 }
             } catch (IOException e) {

@@ -1,7 +1,10 @@
 package dev.agentbus.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -60,6 +63,26 @@ class EmbeddedKafkaBrokerRestartTest {
         }
         try (var files = Files.list(dir)) {
             assertThat(files.map(p -> p.getFileName().toString())).contains("meta.properties");
+        }
+    }
+
+    @Test
+    void failedStartReleasesTheDataDirSoTheNextStartWorks() throws Exception {
+        Path dir = tmp.resolve("kafka");
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            EmbeddedKafkaBroker blocked = EmbeddedKafkaBroker.builder()
+                    .dataDir(dir).port(taken.getLocalPort()).build();
+            // A fixed port that is taken must fail loudly (no silent move to another port).
+            assertThatThrownBy(blocked::start).hasStackTraceContaining(String.valueOf(taken.getLocalPort()));
+            assertThat(blocked.isRunning()).isFalse();
+        }
+        String clusterId = EmbeddedKafkaBroker.readClusterId(dir).orElseThrow();
+
+        // The failed attempt must have let go of the data dir lock, threads and controller port.
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder().dataDir(dir).build()) {
+            broker.start();
+            assertThat(broker.clusterId()).isEqualTo(clusterId);
+            TestClients.createTopic(broker.bootstrapServers(), "after-failure", 1);
         }
     }
 }

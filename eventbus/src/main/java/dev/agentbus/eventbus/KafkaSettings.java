@@ -26,6 +26,10 @@ public record KafkaSettings(String bootstrapServers, int partitions, String inst
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         if (groupId != null) {
             p.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+            // Static membership: a replica restarted after a crash takes its partitions back at once instead of
+            // waiting for the dead member's session to time out (and two live replicas with one id are fenced).
+            p.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "agentbus-" + clientId + "-" + instanceId);
+            p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 10_000);
         }
         p.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId + "-" + instanceId);
         p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);

@@ -16,7 +16,7 @@ public final class GatewayApplication {
     }
 
     public static void main(String[] args) {
-        Micronaut.build(args).mainClass(GatewayApplication.class).properties(properties()).start();
+        Micronaut.build(args).banner(false).mainClass(GatewayApplication.class).properties(properties()).start();
     }
 
     /** The Micronaut settings every gateway context needs, standalone or not. */

@@ -172,6 +172,12 @@ public final class SessionView {
         if (m.has("toolCalls") || m.has("reasoning") || m.has("content")) {
             return "assistant";
         }
+        // A notice has the same shape as a user message. The fold writes exactly one kind of notice today (the end
+        // of a wait), so recognise its wording rather than show the platform's words as the person's.
+        String text = Text.text(m, "text");
+        if (text != null && text.startsWith("The time you waited for has come")) {
+            return "notice";
+        }
         return "user";
     }
 

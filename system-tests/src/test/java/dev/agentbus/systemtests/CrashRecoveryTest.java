@@ -1,0 +1,136 @@
+package dev.agentbus.systemtests;
+
+import dev.agentbus.broker.EmbeddedKafkaBroker;
+import dev.agentbus.events.session.EventEnvelope;
+import dev.agentbus.events.session.SessionEvent.ToolCallCompleted;
+import dev.agentbus.events.session.SessionEvent.ToolCallRequested;
+import dev.agentbus.events.session.SessionEvent.ToolCallStarted;
+import dev.agentbus.events.session.SessionEvent.TurnEnded;
+import dev.agentbus.events.session.TurnOutcome;
+import dev.agentbus.gateway.GatewayApplication;
+import dev.agentbus.memory.MemoryServiceApplication;
+import dev.agentbus.orchestrator.OrchestratorApplication;
+import dev.agentbus.sandbox.SandboxWorkerApplication;
+import dev.agentbus.scheduler.SchedulerApplication;
+import dev.agentbus.testkit.model.ScriptedModelServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.LongStream;
+
+import static dev.agentbus.systemtests.EndToEndTest.events;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The five services as separate OS processes against a real broker. The orchestrator is killed with SIGKILL after
+ * it recorded a tool call and restarted: the session must complete, the tool must have run exactly once, and the
+ * model must not have been asked again for a decision that was already recorded.
+ */
+class CrashRecoveryTest {
+    static final String TOKEN = "crash-token";
+
+    @TempDir
+    Path dir;
+    EmbeddedKafkaBroker broker;
+    ScriptedModelServer model;
+    final List<ServiceProcess> services = new ArrayList<>();
+    ServiceProcess orchestrator;
+    GatewayClient gateway;
+
+    @BeforeEach
+    void start() throws Exception {
+        broker = EmbeddedKafkaBroker.builder().dataDir(dir.resolve("kafka")).build();
+        broker.start();
+        model = ScriptedModelServer.start();
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        Map<String, String> env = Map.of(
+                "AGENTBUS_KAFKA_BOOTSTRAP_SERVERS", broker.bootstrapServers(),
+                "AGENTBUS_KAFKA_PARTITIONS", "2",
+                "AGENTBUS_DATA_DIR", dir.toString(),
+                "AGENTBUS_TOKEN", TOKEN,
+                "AGENTBUS_GATEWAY_PORT", Integer.toString(port),
+                "LLM_URL", model.baseUrl());
+        Path logs = Path.of("target", "service-logs", "crash-recovery");
+        orchestrator = new ServiceProcess("orchestrator", OrchestratorApplication.class.getName(), env, logs);
+        services.add(orchestrator);
+        services.add(new ServiceProcess("sandbox-worker", SandboxWorkerApplication.class.getName(), env, logs));
+        services.add(new ServiceProcess("scheduler", SchedulerApplication.class.getName(), env, logs));
+        services.add(new ServiceProcess("memory-service", MemoryServiceApplication.class.getName(), env, logs));
+        services.add(new ServiceProcess("gateway", GatewayApplication.class.getName(), env, logs));
+        for (ServiceProcess p : services) {
+            p.start();
+        }
+        gateway = new GatewayClient("http://127.0.0.1:" + port, TOKEN);
+        awaitHealthy(Duration.ofSeconds(90));
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        for (ServiceProcess p : services) {
+            p.close();
+        }
+        if (model != null) {
+            model.close();
+        }
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    @Test
+    void killing_the_orchestrator_after_a_tool_call_was_requested_neither_loses_nor_repeats_anything()
+            throws Exception {
+        // The command is slow enough that the orchestrator dies while it runs, and it leaves a trace of every run.
+        model.replyToolCall("shell", "{\"command\":\"sleep 3; echo ran >> runs.txt; cat runs.txt\"}")
+                .replyText("It ran.");
+        String id = gateway.createSession("crash");
+        gateway.postMessage(id, "run the slow command once");
+        gateway.awaitLog(id, e -> e.event() instanceof ToolCallRequested, Duration.ofSeconds(60));
+
+        orchestrator.kill9();
+        assertThat(orchestrator.isAlive()).isFalse();
+        orchestrator.start();
+
+        List<EventEnvelope> log = gateway.awaitLog(id, e -> e.event() instanceof TurnEnded, Duration.ofSeconds(120));
+        assertThat(events(log, TurnEnded.class).getFirst().outcome()).isEqualTo(TurnOutcome.COMPLETED);
+        assertThat(events(log, TurnEnded.class).getFirst().answer()).isEqualTo("It ran.");
+        // the tool ran exactly once, and its start and result were recorded once
+        Path runs = dir.resolve("workspaces").resolve("local").resolve(id).resolve("runs.txt");
+        assertThat(Files.readAllLines(runs)).containsExactly("ran");
+        assertThat(events(log, ToolCallStarted.class)).hasSize(1);
+        assertThat(events(log, ToolCallCompleted.class)).singleElement()
+                .satisfies(c -> assertThat(c.ok()).isTrue());
+        // seq 1..N with no gap and no duplicate, across the crash
+        assertThat(log).extracting(EventEnvelope::seq)
+                .containsExactlyElementsOf(LongStream.rangeClosed(1, log.size()).boxed().toList());
+        // two decisions, each asked once: the recorded tool call was not asked for again
+        assertThat(model.requestCount()).isEqualTo(2);
+    }
+
+    private void awaitHealthy(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            try {
+                if (gateway.get("/health").status() == 200) {
+                    return;
+                }
+            } catch (AssertionError notYet) {
+                // not listening yet
+            }
+            Thread.sleep(250);
+        }
+        throw new AssertionError("the gateway did not become healthy within " + timeout);
+    }
+}
