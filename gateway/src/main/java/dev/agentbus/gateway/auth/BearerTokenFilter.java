@@ -19,6 +19,12 @@ public class BearerTokenFilter {
         this.token = token;
     }
 
+    /** The user the request's token acts as (set by this filter on every /api request). */
+    public static String userOf(HttpRequest<?> request) {
+        return request.getAttribute(USER_ATTRIBUTE, String.class)
+                .orElseThrow(() -> new IllegalStateException("request did not pass the token filter"));
+    }
+
     @RequestFilter
     @Nullable
     public HttpResponse<ApiError> authenticate(HttpRequest<?> request) {

@@ -1,6 +1,7 @@
 package dev.agentbus.gateway.memory;
 
 import dev.agentbus.eventbus.CompactedTopicView;
+import dev.agentbus.events.codec.EventCodec;
 import dev.agentbus.events.memory.MemoryCommand;
 import dev.agentbus.events.memory.MemoryDocument;
 import dev.agentbus.gateway.errors.ApiException;
@@ -14,13 +15,14 @@ import io.micronaut.http.annotation.Consumes;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Delete;
 import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.Produces;
 import io.micronaut.http.annotation.Put;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 
 import java.util.UUID;
 
-import static dev.agentbus.gateway.auth.BearerTokenFilter.USER_ATTRIBUTE;
+import static dev.agentbus.gateway.auth.BearerTokenFilter.userOf;
 
 /**
  * The caller's memory document (OS-Agent's get/set/reset). Changes go to the memory-service as commands on
@@ -45,14 +47,16 @@ public class MemoryController {
     }
 
     @Get
-    public MemoryDocument get(HttpRequest<?> request) {
-        String user = user(request);
-        return memory.get(user).orElse(MemoryDocument.empty(user));
+    @Produces(MediaType.APPLICATION_JSON)
+    public String get(HttpRequest<?> request) {
+        String user = userOf(request);
+        return json(memory.get(user).orElse(MemoryDocument.empty(user)));
     }
 
     @Put
     @Consumes(MediaType.APPLICATION_JSON)
-    public MemoryDocument put(@Body @Nullable MemoryRequest body, HttpRequest<?> request) throws InterruptedException {
+    @Produces(MediaType.APPLICATION_JSON)
+    public String put(@Body @Nullable MemoryRequest body, HttpRequest<?> request) throws InterruptedException {
         if (body == null || body.content() == null) {
             throw ApiException.badRequest("content is required");
         }
@@ -61,15 +65,16 @@ public class MemoryController {
                     "memory is longer than " + MAX_MEMORY_CHARS + " characters");
         }
         String commandId = UUID.randomUUID().toString();
-        sender.send(new MemoryCommand.SetMemory(commandId, user(request), body.content()));
-        return awaitApplied(user(request), commandId);
+        sender.send(new MemoryCommand.SetMemory(commandId, userOf(request), body.content()));
+        return json(awaitApplied(userOf(request), commandId));
     }
 
     @Delete
-    public MemoryDocument reset(HttpRequest<?> request) throws InterruptedException {
+    @Produces(MediaType.APPLICATION_JSON)
+    public String reset(HttpRequest<?> request) throws InterruptedException {
         String commandId = UUID.randomUUID().toString();
-        sender.send(new MemoryCommand.ResetMemory(commandId, user(request)));
-        return awaitApplied(user(request), commandId);
+        sender.send(new MemoryCommand.ResetMemory(commandId, userOf(request)));
+        return json(awaitApplied(userOf(request), commandId));
     }
 
     private MemoryDocument awaitApplied(String user, String commandId) throws InterruptedException {
@@ -85,7 +90,9 @@ public class MemoryController {
                 "the memory-service did not apply the change within 10 s; it is queued and will apply when it runs");
     }
 
-    private static String user(HttpRequest<?> request) {
-        return request.getAttribute(USER_ATTRIBUTE, String.class).orElse("local");
+    /** The wire JSON of the events module, so the API shows documents exactly as the topic stores them. */
+    private static String json(MemoryDocument doc) {
+        return new String(EventCodec.encodeValue(doc), java.nio.charset.StandardCharsets.UTF_8);
     }
+
 }

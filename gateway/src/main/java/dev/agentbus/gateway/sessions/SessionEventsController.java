@@ -36,7 +36,7 @@ public class SessionEventsController {
     @Get(value = "/{id}/events", produces = MediaType.TEXT_EVENT_STREAM)
     public Publisher<Event<String>> events(String id, @Nullable @Header("Last-Event-ID") String lastEventId,
                                            @Nullable @QueryValue Long after, HttpRequest<?> request) {
-        String user = SessionsController.user(request);
+        String user = dev.agentbus.gateway.auth.BearerTokenFilter.userOf(request);
         if (directory.state(id).filter(s -> user.equals(s.userId())).isEmpty()) {
             throw ApiException.notFound("no session " + id);
         }

@@ -8,7 +8,6 @@ import dev.agentbus.events.codec.EventCodec;
 import dev.agentbus.events.input.SessionInput;
 import dev.agentbus.events.state.SessionState;
 import dev.agentbus.events.state.SessionStatus;
-import dev.agentbus.gateway.auth.BearerTokenFilter;
 import dev.agentbus.gateway.errors.ApiException;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
@@ -28,6 +27,8 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Collectors;
+
+import static dev.agentbus.gateway.auth.BearerTokenFilter.userOf;
 
 /**
  * Sessions over HTTP: create, send a message, cancel, list, show, and the raw log. Writes go to
@@ -62,7 +63,7 @@ public class SessionsController {
             throw ApiException.badRequest("title is longer than " + MAX_TITLE_CHARS + " characters");
         }
         String id = UUID.randomUUID().toString();
-        inputs.send(id, user(request), new SessionInput.CreateSession(title));
+        inputs.send(id, userOf(request), new SessionInput.CreateSession(title));
         // Answer once the session is in the log, so a client's next request finds it.
         directory.awaitSession(id, Duration.ofSeconds(10));
         return HttpResponse.created(Map.of("id", id));
@@ -85,14 +86,14 @@ public class SessionsController {
             throw new ApiException(HttpStatus.CONFLICT, "session " + id + " is " + state.status().name()
                     .toLowerCase() + "; cancel the turn or wait for it to end");
         }
-        String inputId = inputs.send(id, user(request), new SessionInput.PostUserMessage(text));
+        String inputId = inputs.send(id, userOf(request), new SessionInput.PostUserMessage(text));
         return HttpResponse.accepted().body(Map.of("inputId", inputId));
     }
 
     @Post("/{id}/cancel")
     public HttpResponse<Map<String, String>> cancel(String id, HttpRequest<?> request) {
         owned(id, request);
-        String inputId = inputs.send(id, user(request), new SessionInput.CancelTurn());
+        String inputId = inputs.send(id, userOf(request), new SessionInput.CancelTurn());
         return HttpResponse.accepted().body(Map.of("inputId", inputId));
     }
 
@@ -100,7 +101,7 @@ public class SessionsController {
     @Produces(MediaType.APPLICATION_JSON)
     public String list(HttpRequest<?> request) {
         ArrayNode out = Json.mapper().createArrayNode();
-        for (SessionState s : directory.list(user(request))) {
+        for (SessionState s : directory.list(userOf(request))) {
             ObjectNode n = out.addObject();
             n.put("id", s.sessionId());
             n.put("title", s.title());
@@ -128,13 +129,10 @@ public class SessionsController {
                 .collect(Collectors.joining("\n", "", "\n"));
     }
 
-    static String user(HttpRequest<?> request) {
-        return request.getAttribute(BearerTokenFilter.USER_ATTRIBUTE, String.class).orElse("local");
-    }
 
     /** The session, if it exists and belongs to the caller; 404 otherwise (not 403: ids are not to be probed). */
     private SessionState owned(String id, HttpRequest<?> request) {
-        return directory.state(id).filter(s -> user(request).equals(s.userId()))
+        return directory.state(id).filter(s -> userOf(request).equals(s.userId()))
                 .orElseThrow(() -> ApiException.notFound("no session " + id));
     }
 
