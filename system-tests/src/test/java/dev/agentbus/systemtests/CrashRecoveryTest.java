@@ -119,6 +119,28 @@ class CrashRecoveryTest {
         assertThat(model.requestCount()).isEqualTo(2);
     }
 
+    @Test
+    void pending_waits_survive_a_scheduler_crash() throws Exception {
+        ServiceProcess scheduler = services.get(2);
+        java.time.Instant until = java.time.Instant.now().plusSeconds(12).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        model.replyText("WAIT: " + until + ": later").replyText("Woke up.");
+        String id = gateway.createSession("wait crash");
+        gateway.postMessage(id, "wait a bit");
+        gateway.awaitLog(id, e -> e.event() instanceof dev.agentbus.events.session.SessionEvent.WaitScheduled,
+                Duration.ofSeconds(30));
+
+        scheduler.kill9();
+        scheduler.start();
+
+        List<EventEnvelope> log = gateway.awaitLog(id, e -> e.event() instanceof TurnEnded, Duration.ofSeconds(60));
+        assertThat(events(log, TurnEnded.class).getFirst().answer()).isEqualTo("Woke up.");
+        EventEnvelope ended = log.stream()
+                .filter(e -> e.event() instanceof dev.agentbus.events.session.SessionEvent.WaitEnded)
+                .findFirst().orElseThrow();
+        assertThat(ended.time()).isAfterOrEqualTo(until);
+        assertThat(Duration.between(until, ended.time()).toMillis()).isLessThan(1500);
+    }
+
     private void awaitHealthy(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
