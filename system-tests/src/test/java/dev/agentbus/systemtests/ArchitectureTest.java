@@ -1,0 +1,60 @@
+package dev.agentbus.systemtests;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+/**
+ * The boundaries of docs/architecture.md, checked on the compiled code: services talk only through Kafka, so no
+ * service may use another service's classes; the schema module knows nothing of Kafka, Micronaut or any service.
+ */
+class ArchitectureTest {
+    static final List<String> SERVICES = List.of("dev.agentbus.gateway", "dev.agentbus.orchestrator",
+            "dev.agentbus.sandbox", "dev.agentbus.scheduler", "dev.agentbus.memory");
+
+    static JavaClasses classes;
+
+    @BeforeAll
+    static void load() {
+        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("dev.agentbus");
+    }
+
+    @Test
+    void no_service_uses_another_services_code() {
+        for (String service : SERVICES) {
+            String[] others = SERVICES.stream().filter(s -> !s.equals(service)).map(s -> s + "..")
+                    .toArray(String[]::new);
+            noClasses().that().resideInAPackage(service + "..")
+                    .should().dependOnClassesThat().resideInAnyPackage(others)
+                    .because("services talk only through Kafka topics")
+                    .check(classes);
+        }
+    }
+
+    @Test
+    void the_event_schema_depends_on_nothing_but_jackson() {
+        noClasses().that().resideInAPackage("dev.agentbus.events..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.apache.kafka..", "io.micronaut..",
+                        "dev.agentbus.eventbus..", "dev.agentbus.gateway..", "dev.agentbus.orchestrator..",
+                        "dev.agentbus.sandbox..", "dev.agentbus.scheduler..", "dev.agentbus.memory..",
+                        "dev.agentbus.modelclient..")
+                .because("the events module is only the schema and the fold")
+                .check(classes);
+    }
+
+    @Test
+    void shared_libraries_do_not_reach_into_services() {
+        noClasses().that().resideInAnyPackage("dev.agentbus.eventbus..", "dev.agentbus.modelclient..",
+                        "dev.agentbus.broker..")
+                .should().dependOnClassesThat().resideInAnyPackage(SERVICES.stream().map(s -> s + "..")
+                        .toArray(String[]::new))
+                .check(classes);
+    }
+}
