@@ -3,7 +3,6 @@ package dev.agentbus.eventbus;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,21 +27,22 @@ public final class CompactedTopicView<V> implements AutoCloseable {
     private final Map<String, V> values = new ConcurrentHashMap<>();
     private final List<BiConsumer<String, V>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final CountDownLatch caughtUp = new CountDownLatch(1);
-    private final KafkaConsumer<String, byte[]> consumer;
-    private final Thread thread;
+    private final KafkaSettings kafka;
+    private final String clientId;
+    private final ServiceLoop loop;
     private final String topic;
     private final Function<byte[], V> decoder;
-    private volatile boolean running = true;
 
     public CompactedTopicView(KafkaSettings kafka, String topic, String clientId, Function<byte[], V> decoder) {
         this.topic = topic;
         this.decoder = decoder;
-        this.consumer = new KafkaConsumer<>(kafka.consumer(null, clientId));
-        this.thread = Thread.ofPlatform().daemon().name(clientId + "-view").unstarted(this::run);
+        this.kafka = kafka;
+        this.clientId = clientId;
+        this.loop = new ServiceLoop(clientId + "-view", this::run);
     }
 
     public CompactedTopicView<V> start() {
-        thread.start();
+        loop.start();
         return this;
     }
 
@@ -59,14 +59,12 @@ public final class CompactedTopicView<V> implements AutoCloseable {
         return caughtUp.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    private void run() {
-        try {
-            List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(60)).stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
+    private void run(ServiceLoop loop) {
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(kafka.consumer(null, clientId))) {
+            loop.wakeOnClose(consumer);
+            List<TopicPartition> partitions = Partitions.assignAll(consumer, topic, true);
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-            while (running) {
+            while (loop.running()) {
                 for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
                     apply(r);
                 }
@@ -75,14 +73,6 @@ public final class CompactedTopicView<V> implements AutoCloseable {
                     caughtUp.countDown();
                 }
             }
-        } catch (WakeupException e) {
-            // closing
-        } catch (RuntimeException e) {
-            if (running) {
-                LOG.error("view of {} stopped: {}", topic, e.toString(), e);
-            }
-        } finally {
-            consumer.close(Duration.ofSeconds(1));
         }
     }
 
@@ -105,12 +95,6 @@ public final class CompactedTopicView<V> implements AutoCloseable {
 
     @Override
     public void close() {
-        running = false;
-        consumer.wakeup();
-        try {
-            thread.join(5_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        loop.close();
     }
 }

@@ -1,6 +1,8 @@
 package dev.agentbus.gateway.sessions;
 
 import dev.agentbus.eventbus.KafkaSettings;
+import dev.agentbus.eventbus.Partitions;
+import dev.agentbus.eventbus.ServiceLoop;
 import dev.agentbus.events.codec.EventCodec;
 import dev.agentbus.events.codec.MalformedRecordException;
 import dev.agentbus.events.session.EventEnvelope;
@@ -10,8 +12,6 @@ import dev.agentbus.events.stream.StreamChunk;
 import dev.agentbus.events.topics.Topics;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,22 +54,21 @@ public final class SessionDirectory implements AutoCloseable {
 
     private final Map<String, Entry> sessions = new HashMap<>();
     private final KafkaSettings kafka;
-    private final Thread eventsThread;
-    private final Thread streamThread;
-    private volatile boolean running = true;
-    private final List<KafkaConsumer<String, byte[]>> consumers = new CopyOnWriteArrayList<>();
+    private final ServiceLoop eventsLoop;
+    private final ServiceLoop streamLoop;
 
     public SessionDirectory(KafkaSettings kafka) {
         this.kafka = kafka;
-        this.eventsThread = Thread.ofPlatform().daemon().name("gateway-events").unstarted(() ->
-                follow(Topics.SESSION_EVENTS.name(), true, this::onEventRecord));
-        this.streamThread = Thread.ofPlatform().daemon().name("gateway-stream").unstarted(() ->
-                follow(Topics.SESSION_STREAM.name(), false, this::onStreamRecord));
+        // The log from the start (the view is rebuilt at every start); deltas from now on (they are ephemeral).
+        this.eventsLoop = new ServiceLoop("gateway-events",
+                loop -> follow(loop, Topics.SESSION_EVENTS.name(), true, this::onEventRecord));
+        this.streamLoop = new ServiceLoop("gateway-stream",
+                loop -> follow(loop, Topics.SESSION_STREAM.name(), false, this::onStreamRecord));
     }
 
     public void start() {
-        eventsThread.start();
-        streamThread.start();
+        eventsLoop.start();
+        streamLoop.start();
     }
 
     public synchronized Optional<SessionState> state(String sessionId) {
@@ -155,38 +154,14 @@ public final class SessionDirectory implements AutoCloseable {
         subs.forEach(s -> s.onDelta(chunk));
     }
 
-    private void follow(String topic, boolean fromStart, java.util.function.Consumer<ConsumerRecord<String, byte[]>> handler) {
-        while (running) {
-            try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(kafka.consumer(null, "gateway"))) {
-                consumers.add(c);
-                try {
-                    List<TopicPartition> partitions = c.partitionsFor(topic, Duration.ofSeconds(60)).stream()
-                            .map(p -> new TopicPartition(topic, p.partition())).toList();
-                    c.assign(partitions);
-                    if (fromStart) {
-                        c.seekToBeginning(partitions);
-                    } else {
-                        c.seekToEnd(partitions);
-                    }
-                    while (running) {
-                        for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(200))) {
-                            handler.accept(r);
-                        }
-                    }
-                } finally {
-                    consumers.remove(c);
-                }
-            } catch (WakeupException e) {
-                // closing
-            } catch (RuntimeException e) {
-                if (running) {
-                    LOG.warn("lost {}; reconnecting in 1 s: {}", topic, e.toString());
-                    try {
-                        Thread.sleep(1000);
-                    } catch (InterruptedException ie) {
-                        Thread.currentThread().interrupt();
-                        return;
-                    }
+    private void follow(ServiceLoop loop, String topic, boolean fromStart,
+                        java.util.function.Consumer<ConsumerRecord<String, byte[]>> handler) {
+        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(kafka.consumer(null, "gateway"))) {
+            loop.wakeOnClose(c);
+            Partitions.assignAll(c, topic, fromStart);
+            while (loop.running()) {
+                for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(200))) {
+                    handler.accept(r);
                 }
             }
         }
@@ -194,13 +169,7 @@ public final class SessionDirectory implements AutoCloseable {
 
     @Override
     public void close() {
-        running = false;
-        consumers.forEach(KafkaConsumer::wakeup);
-        try {
-            eventsThread.join(3000);
-            streamThread.join(3000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        eventsLoop.close();
+        streamLoop.close();
     }
 }

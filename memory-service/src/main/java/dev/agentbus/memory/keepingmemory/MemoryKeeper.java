@@ -3,6 +3,8 @@ package dev.agentbus.memory.keepingmemory;
 import dev.agentbus.eventbus.CompactedTopicView;
 import dev.agentbus.eventbus.DeadLetters;
 import dev.agentbus.eventbus.KafkaSettings;
+import dev.agentbus.eventbus.ServiceLoop;
+import dev.agentbus.eventbus.Transactions;
 import dev.agentbus.eventbus.TraceHeaders;
 import dev.agentbus.events.codec.EventCodec;
 import dev.agentbus.events.codec.MalformedRecordException;
@@ -16,7 +18,6 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,67 +38,38 @@ public final class MemoryKeeper implements AutoCloseable {
     private final KafkaSettings kafka;
     private final Clock clock;
     private final Map<String, MemoryDocument> documents = new HashMap<>();
-    private final Thread thread;
-    private volatile KafkaConsumer<String, byte[]> consumer;
-    private volatile boolean running = true;
+    private final ServiceLoop loop;
 
     public MemoryKeeper(KafkaSettings kafka, Clock clock) {
         this.kafka = kafka;
         this.clock = clock;
-        this.thread = Thread.ofPlatform().name("memory-keeper").unstarted(this::runForever);
+        this.loop = new ServiceLoop("memory-keeper", this::run);
     }
 
     public void start() {
-        thread.start();
+        loop.start();
     }
 
-    private void runForever() {
-        while (running) {
-            try {
-                runOnce();
-            } catch (WakeupException e) {
-                // closing
-            } catch (RuntimeException e) {
-                if (running) {
-                    LOG.error("memory keeper failed, restarting in 1 s: {}", e.toString(), e);
-                    try {
-                        Thread.sleep(1000);
-                    } catch (InterruptedException ie) {
-                        Thread.currentThread().interrupt();
-                        return;
-                    }
-                }
-            }
-        }
-    }
-
-    private void runOnce() {
+    private void run(ServiceLoop loop) {
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(kafka.transactionalProducer("memory"));
              KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(kafka.consumer("agentbus-memory-service", "memory"))) {
             producer.initTransactions();
             loadDocuments();
-            consumer = c;
+            loop.wakeOnClose(c);
             c.subscribe(List.of(Topics.MEMORY_COMMANDS.name()));
-            while (running) {
+            while (loop.running()) {
                 ConsumerRecords<String, byte[]> records = c.poll(Duration.ofMillis(500));
                 if (records.isEmpty()) {
                     continue;
                 }
                 Map<String, MemoryDocument> written = new HashMap<>();
-                Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-                producer.beginTransaction();
-                try {
+                Transactions.commit(producer, c, offsets -> {
                     for (ConsumerRecord<String, byte[]> r : records) {
                         offsets.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
                         apply(producer, r, written);
                     }
-                    producer.sendOffsetsToTransaction(offsets, c.groupMetadata());
-                    producer.commitTransaction();
-                    documents.putAll(written);
-                } catch (RuntimeException e) {
-                    producer.abortTransaction();
-                    throw e;
-                }
+                });
+                documents.putAll(written);
             }
         }
     }
@@ -145,15 +117,6 @@ public final class MemoryKeeper implements AutoCloseable {
 
     @Override
     public void close() {
-        running = false;
-        KafkaConsumer<String, byte[]> c = consumer;
-        if (c != null) {
-            c.wakeup();
-        }
-        try {
-            thread.join(5000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        loop.close();
     }
 }

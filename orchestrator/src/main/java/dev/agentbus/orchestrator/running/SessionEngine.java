@@ -2,6 +2,8 @@ package dev.agentbus.orchestrator.running;
 
 import dev.agentbus.eventbus.DeadLetters;
 import dev.agentbus.eventbus.KafkaSettings;
+import dev.agentbus.eventbus.ServiceLoop;
+import dev.agentbus.eventbus.Transactions;
 import dev.agentbus.eventbus.TraceHeaders;
 import dev.agentbus.events.codec.EventCodec;
 import dev.agentbus.events.codec.MalformedRecordException;
@@ -23,7 +25,6 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,12 +61,10 @@ public final class SessionEngine implements AutoCloseable {
     private final Clock clock;
     private final int maxIterations;
     private final SessionLogLoader loader;
-    private final Thread thread;
+    private final ServiceLoop loop;
     private final Map<Integer, Map<String, SessionState>> states = new ConcurrentHashMap<>();
     /** Input offsets a newly assigned partition must reach before unanswered model calls are restarted. */
     private final Map<Integer, Long> recovering = new HashMap<>();
-    private volatile boolean running = true;
-    private volatile KafkaConsumer<String, byte[]> consumer;
 
     SessionEngine(KafkaSettings kafka, ModelCalls modelCalls, MemoryLookup memory, Clock clock, int maxIterations) {
         this.kafka = kafka;
@@ -74,11 +73,11 @@ public final class SessionEngine implements AutoCloseable {
         this.clock = clock;
         this.maxIterations = maxIterations;
         this.loader = new SessionLogLoader(kafka);
-        this.thread = Thread.ofPlatform().name("orchestrator-engine").unstarted(this::runForever);
+        this.loop = new ServiceLoop("orchestrator-engine", this::run);
     }
 
     void start() {
-        thread.start();
+        loop.start();
     }
 
     /** Current state of a session owned by this instance (for tests and diagnostics). */
@@ -87,66 +86,38 @@ public final class SessionEngine implements AutoCloseable {
                 .findFirst().orElse(null);
     }
 
-    private void runForever() {
-        while (running) {
-            try {
-                runOnce();
-            } catch (WakeupException e) {
-                // close() woke us
-            } catch (RuntimeException e) {
-                if (running) {
-                    // Lost the broker, or fenced: start over with fresh clients; state is rebuilt from the log.
-                    LOG.error("orchestrator loop failed, restarting in 1 s: {}", e.toString(), e);
-                    sleep(1000);
-                }
-            }
-        }
-    }
-
-    private void runOnce() {
+    private void run(ServiceLoop loop) {
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(kafka.transactionalProducer("orchestrator"));
              KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(kafka.consumer(GROUP, "orchestrator"))) {
             // Fences any earlier producer with our transactional id and aborts what it left open.
             producer.initTransactions();
-            consumer = c;
+            loop.wakeOnClose(c);
             states.clear();
             recovering.clear();
             c.subscribe(List.of(Topics.SESSION_INPUTS.name()), new Rebalance(c));
-            while (running) {
+            while (loop.running()) {
                 ConsumerRecords<String, byte[]> records = c.poll(Duration.ofMillis(250));
                 if (!records.isEmpty()) {
                     processBatch(producer, c, records);
                 }
                 resumeUnansweredModelCalls(c);
             }
-        } finally {
-            consumer = null;
         }
     }
 
+    /**
+     * One transaction for the whole batch. If it fails, in-memory state runs ahead of the log: the exception ends
+     * this run of the loop, and the next run folds state afresh from the log and starts from the committed offsets.
+     */
     private void processBatch(KafkaProducer<String, byte[]> producer, KafkaConsumer<String, byte[]> c,
                               ConsumerRecords<String, byte[]> records) {
         List<Runnable> afterCommit = new ArrayList<>();
-        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-        producer.beginTransaction();
-        try {
+        Transactions.commit(producer, c, offsets -> {
             for (ConsumerRecord<String, byte[]> r : records) {
                 offsets.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
                 handle(producer, r, afterCommit);
             }
-            producer.sendOffsetsToTransaction(offsets, c.groupMetadata());
-            producer.commitTransaction();
-        } catch (RuntimeException e) {
-            LOG.warn("transaction aborted, inputs will be processed again: {}", e.toString());
-            try {
-                producer.abortTransaction();
-            } catch (RuntimeException abortFailed) {
-                e.addSuppressed(abortFailed);
-            }
-            // In-memory state now runs ahead of the log: throw, and runOnce starts over from the committed
-            // offsets with state folded afresh from the log.
-            throw e;
-        }
+        });
         afterCommit.forEach(Runnable::run);
     }
 
@@ -245,26 +216,9 @@ public final class SessionEngine implements AutoCloseable {
         }
     }
 
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     @Override
     public void close() {
-        running = false;
-        KafkaConsumer<String, byte[]> c = consumer;
-        if (c != null) {
-            c.wakeup();
-        }
-        try {
-            thread.join(10_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        loop.close();
         modelCalls.close();
     }
 }

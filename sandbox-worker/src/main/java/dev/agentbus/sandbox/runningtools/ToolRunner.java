@@ -2,6 +2,8 @@ package dev.agentbus.sandbox.runningtools;
 
 import dev.agentbus.eventbus.CompactedTopicView;
 import dev.agentbus.eventbus.KafkaSettings;
+import dev.agentbus.eventbus.ServiceLoop;
+import dev.agentbus.eventbus.Transactions;
 import dev.agentbus.eventbus.TraceHeaders;
 import dev.agentbus.events.Json;
 import dev.agentbus.events.codec.EventCodec;
@@ -23,7 +25,6 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,10 +59,8 @@ public final class ToolRunner implements AutoCloseable {
     private final Clock clock;
     private final String workerId;
     private final Map<String, ToolLedgerEntry.State> ledger = new HashMap<>();
-    private final Thread thread;
+    private final ServiceLoop loop;
     private final KafkaProducer<String, byte[]> liveOutput;
-    private volatile KafkaConsumer<String, byte[]> consumer;
-    private volatile boolean running = true;
 
     public ToolRunner(KafkaSettings kafka, ToolExecutor executor, Workspaces workspaces, Clock clock) {
         this.kafka = kafka;
@@ -71,53 +70,33 @@ public final class ToolRunner implements AutoCloseable {
         this.workerId = "sandbox-worker-" + kafka.instanceId();
         // Live output is ephemeral and must show while the command runs, so it is not part of any transaction.
         this.liveOutput = new KafkaProducer<>(kafka.producer("sandbox-output"));
-        this.thread = Thread.ofPlatform().name("sandbox-runner").unstarted(this::runForever);
+        this.loop = new ServiceLoop("sandbox-runner", this::run);
     }
 
     public void start() {
-        thread.start();
+        loop.start();
     }
 
-    private void runForever() {
-        while (running) {
-            try {
-                runOnce();
-            } catch (WakeupException e) {
-                // closing
-            } catch (RuntimeException e) {
-                if (running) {
-                    LOG.error("sandbox-worker loop failed, restarting in 1 s: {}", e.toString(), e);
-                    try {
-                        Thread.sleep(1000);
-                    } catch (InterruptedException ie) {
-                        Thread.currentThread().interrupt();
-                        return;
-                    }
-                }
-            }
-        }
-    }
-
-    private void runOnce() {
+    private void run(ServiceLoop loop) {
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(kafka.transactionalProducer("sandbox-worker"));
              KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(kafka.consumer(GROUP, "sandbox-worker"))) {
             producer.initTransactions();
             loadLedger();
-            consumer = c;
+            loop.wakeOnClose(c);
             c.subscribe(List.of(Topics.SESSION_EVENTS.name()));
-            while (running) {
+            while (loop.running()) {
                 ConsumerRecords<String, byte[]> records = c.poll(Duration.ofMillis(250));
                 Map<TopicPartition, OffsetAndMetadata> pending = new HashMap<>();
                 for (ConsumerRecord<String, byte[]> r : records) {
                     TopicPartition tp = new TopicPartition(r.topic(), r.partition());
-                    ToolCallRequested call = toolCallIn(r);
-                    if (call == null) {
+                    EventEnvelope envelope = decode(r);
+                    if (envelope != null && envelope.event() instanceof ToolCallRequested call
+                            && ToolExecutor.TOOL_NAMES.contains(call.name())) {
+                        handle(producer, c, r, envelope, call, pending);
+                        pending.clear();
+                    } else {
                         pending.put(tp, new OffsetAndMetadata(r.offset() + 1));
-                        continue;
                     }
-                    EventEnvelope envelope = EventCodec.decodeEvent(r.value());
-                    handle(producer, c, r, envelope, call, pending);
-                    pending.clear();
                 }
                 if (!pending.isEmpty()) {
                     transaction(producer, c, pending, List.of());
@@ -126,17 +105,14 @@ public final class ToolRunner implements AutoCloseable {
         }
     }
 
-    /** The tool call in this record if it is one this worker runs, else null (other events are not ours). */
-    private ToolCallRequested toolCallIn(ConsumerRecord<String, byte[]> r) {
+    /** The event in this record, or null if it cannot be read (another service's concern; skipped here). */
+    private static EventEnvelope decode(ConsumerRecord<String, byte[]> r) {
         try {
-            if (EventCodec.decodeEvent(r.value()).event() instanceof ToolCallRequested call
-                    && ToolExecutor.TOOL_NAMES.contains(call.name())) {
-                return call;
-            }
+            return EventCodec.decodeEvent(r.value());
         } catch (MalformedRecordException e) {
             LOG.warn("unreadable event at {}-{}@{} skipped: {}", r.topic(), r.partition(), r.offset(), e.getMessage());
+            return null;
         }
-        return null;
     }
 
     private void handle(KafkaProducer<String, byte[]> producer, KafkaConsumer<String, byte[]> c,
@@ -200,18 +176,13 @@ public final class ToolRunner implements AutoCloseable {
         }
     }
 
-    private void transaction(KafkaProducer<String, byte[]> producer, KafkaConsumer<String, byte[]> c,
-                             Map<TopicPartition, OffsetAndMetadata> offsets,
-                             List<ProducerRecord<String, byte[]>> records) {
-        producer.beginTransaction();
-        try {
+    private static void transaction(KafkaProducer<String, byte[]> producer, KafkaConsumer<String, byte[]> c,
+                                    Map<TopicPartition, OffsetAndMetadata> offsets,
+                                    List<ProducerRecord<String, byte[]>> records) {
+        Transactions.commit(producer, c, consumed -> {
             records.forEach(producer::send);
-            producer.sendOffsetsToTransaction(offsets, c.groupMetadata());
-            producer.commitTransaction();
-        } catch (RuntimeException e) {
-            producer.abortTransaction();
-            throw e;
-        }
+            consumed.putAll(offsets);
+        });
     }
 
     private ProducerRecord<String, byte[]> input(EventEnvelope cause, SessionInput input, SpanContext trace) {
@@ -250,16 +221,7 @@ public final class ToolRunner implements AutoCloseable {
 
     @Override
     public void close() {
-        running = false;
-        KafkaConsumer<String, byte[]> c = consumer;
-        if (c != null) {
-            c.wakeup();
-        }
-        try {
-            thread.join(10_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        loop.close();
         liveOutput.close(Duration.ofSeconds(2));
     }
 }

@@ -1,6 +1,8 @@
 package dev.agentbus.scheduler.schedulingwaits;
 
 import dev.agentbus.eventbus.KafkaSettings;
+import dev.agentbus.eventbus.Partitions;
+import dev.agentbus.eventbus.ServiceLoop;
 import dev.agentbus.eventbus.TraceHeaders;
 import dev.agentbus.events.codec.EventCodec;
 import dev.agentbus.events.codec.MalformedRecordException;
@@ -13,14 +15,11 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -45,19 +44,17 @@ public final class WaitScheduler implements AutoCloseable {
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("scheduler-timer").factory());
     private final KafkaProducer<String, byte[]> producer;
-    private final Thread thread;
-    private volatile KafkaConsumer<String, byte[]> consumer;
-    private volatile boolean running = true;
+    private final ServiceLoop loop;
 
     public WaitScheduler(KafkaSettings kafka, Clock clock) {
         this.kafka = kafka;
         this.clock = clock;
         this.producer = new KafkaProducer<>(kafka.producer("scheduler"));
-        this.thread = Thread.ofPlatform().name("scheduler-follower").unstarted(this::follow);
+        this.loop = new ServiceLoop("scheduler-follower", this::follow);
     }
 
     public void start() {
-        thread.start();
+        loop.start();
     }
 
     /** Number of armed timers (for tests and health). */
@@ -65,27 +62,15 @@ public final class WaitScheduler implements AutoCloseable {
         return timers.size();
     }
 
-    private void follow() {
-        while (running) {
-            try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(kafka.consumer(null, "scheduler"))) {
-                consumer = c;
-                List<TopicPartition> partitions = c.partitionsFor(Topics.SESSION_EVENTS.name(), Duration.ofSeconds(60))
-                        .stream().map(p -> new TopicPartition(p.topic(), p.partition())).toList();
-                c.assign(partitions);
-                c.seekToBeginning(partitions);
-                while (running) {
-                    for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(500))) {
-                        apply(r);
-                    }
-                }
-            } catch (WakeupException e) {
-                // closing
-            } catch (RuntimeException e) {
-                if (running) {
-                    LOG.error("scheduler lost the session log, re-reading it in 1 s: {}", e.toString());
-                    timers.values().forEach(f -> f.cancel(false));
-                    timers.clear();
-                    sleep();
+    private void follow(ServiceLoop loop) {
+        timers.values().forEach(f -> f.cancel(false));
+        timers.clear();
+        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(kafka.consumer(null, "scheduler"))) {
+            loop.wakeOnClose(c);
+            Partitions.assignAll(c, Topics.SESSION_EVENTS.name(), true);
+            while (loop.running()) {
+                for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(500))) {
+                    apply(r);
                 }
             }
         }
@@ -135,26 +120,10 @@ public final class WaitScheduler implements AutoCloseable {
         });
     }
 
-    private static void sleep() {
-        try {
-            Thread.sleep(1000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
 
     @Override
     public void close() {
-        running = false;
-        KafkaConsumer<String, byte[]> c = consumer;
-        if (c != null) {
-            c.wakeup();
-        }
-        try {
-            thread.join(5000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        loop.close();
         timer.shutdownNow();
         producer.close(Duration.ofSeconds(2));
     }
