@@ -50,6 +50,23 @@ public final class CompactedTopicView<V> implements AutoCloseable {
         return Optional.ofNullable(values.get(key));
     }
 
+    /**
+     * Reads the whole topic once, up to what is committed now, and returns the latest value per key. For a
+     * single writer loading its own store at start-up.
+     */
+    public static <V> Map<String, V> readToEnd(KafkaSettings kafka, String topic, String clientId,
+                                               Function<byte[], V> decoder) {
+        try (CompactedTopicView<V> view = new CompactedTopicView<>(kafka, topic, clientId, decoder).start()) {
+            if (!view.awaitCaughtUp(Duration.ofSeconds(60))) {
+                throw new IllegalStateException("could not read " + topic + " within 60 s");
+            }
+            return Map.copyOf(view.values);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reading " + topic, e);
+        }
+    }
+
     /** Called on the view's thread for every value read after start, including the initial catch-up. */
     public void onUpdate(BiConsumer<String, V> listener) {
         listeners.add(listener);

@@ -14,16 +14,22 @@ import io.micronaut.context.annotation.Context;
 import io.micronaut.context.annotation.Factory;
 import jakarta.inject.Singleton;
 
+import java.time.Duration;
+
 /** The gateway's Kafka-facing parts, created once per application context and closed with it. */
 @Factory
 public class GatewayBeans {
 
     @Context
     @Bean(preDestroy = "close")
-    SessionDirectory sessionDirectory(KafkaSettings kafka) {
+    SessionDirectory sessionDirectory(KafkaSettings kafka) throws InterruptedException {
         TopicAdmin.ensureTopics(kafka);
         SessionDirectory directory = new SessionDirectory(kafka);
         directory.start();
+        // Serve only once the view holds every session of the log, so none answers 404 after a restart.
+        if (!directory.awaitCaughtUp(Duration.ofSeconds(120))) {
+            throw new IllegalStateException("could not read the session log within 120 s");
+        }
         return directory;
     }
 

@@ -92,31 +92,75 @@ class CrashRecoveryTest {
     @Test
     void killing_the_orchestrator_after_a_tool_call_was_requested_neither_loses_nor_repeats_anything()
             throws Exception {
-        // The command is slow enough that the orchestrator dies while it runs, and it leaves a trace of every run.
-        model.replyToolCall("shell", "{\"command\":\"sleep 3; echo ran >> runs.txt; cat runs.txt\"}")
-                .replyText("It ran.");
+        // The model writes a file, then runs a command that reads it; the command is slow enough that the
+        // orchestrator dies while it runs, and it leaves a trace of every run.
+        model.replyToolCall("write", "{\"path\":\"hello.txt\",\"content\":\"hi\\n\"}")
+                .replyToolCall("shell", "{\"command\":\"sleep 3; echo ran >> runs.txt; cat hello.txt\"}")
+                .replyText("hello.txt contains: hi");
         String id = gateway.createSession("crash");
-        gateway.postMessage(id, "run the slow command once");
-        gateway.awaitLog(id, e -> e.event() instanceof ToolCallRequested, Duration.ofSeconds(60));
+        gateway.postMessage(id, "create hello.txt containing hi, then show it");
+        gateway.awaitLog(id, e -> e.event() instanceof ToolCallRequested r && r.name().equals("shell"),
+                Duration.ofSeconds(60));
 
         orchestrator.kill9();
         assertThat(orchestrator.isAlive()).isFalse();
         orchestrator.start();
 
         List<EventEnvelope> log = gateway.awaitLog(id, e -> e.event() instanceof TurnEnded, Duration.ofSeconds(120));
-        assertThat(events(log, TurnEnded.class).getFirst().outcome()).isEqualTo(TurnOutcome.COMPLETED);
-        assertThat(events(log, TurnEnded.class).getFirst().answer()).isEqualTo("It ran.");
-        // the tool ran exactly once, and its start and result were recorded once
-        Path runs = dir.resolve("workspaces").resolve("local").resolve(id).resolve("runs.txt");
-        assertThat(Files.readAllLines(runs)).containsExactly("ran");
-        assertThat(events(log, ToolCallStarted.class)).hasSize(1);
-        assertThat(events(log, ToolCallCompleted.class)).singleElement()
-                .satisfies(c -> assertThat(c.ok()).isTrue());
+        TurnEnded end = events(log, TurnEnded.class).getFirst();
+        assertThat(end.outcome()).isEqualTo(TurnOutcome.COMPLETED);
+        assertThat(end.answer()).isEqualTo("hello.txt contains: hi");
+        Path workspace = dir.resolve("workspaces").resolve("local").resolve(id);
+        assertThat(workspace.resolve("hello.txt")).hasContent("hi");
+        // the slow command ran exactly once, and every call's start and result were recorded once
+        assertThat(Files.readAllLines(workspace.resolve("runs.txt"))).containsExactly("ran");
+        assertThat(events(log, ToolCallStarted.class)).hasSize(2);
+        assertThat(events(log, ToolCallCompleted.class)).hasSize(2).allSatisfy(c -> assertThat(c.ok()).isTrue());
+        assertThat(events(log, ToolCallCompleted.class).getLast().output()).contains("hi");
         // seq 1..N with no gap and no duplicate, across the crash
         assertThat(log).extracting(EventEnvelope::seq)
                 .containsExactlyElementsOf(LongStream.rangeClosed(1, log.size()).boxed().toList());
-        // two decisions, each asked once: the recorded tool call was not asked for again
-        assertThat(model.requestCount()).isEqualTo(2);
+        // token usage recorded for every model call
+        assertThat(events(log, dev.agentbus.events.session.SessionEvent.ModelCallCompleted.class))
+                .hasSize(3).allSatisfy(m -> assertThat(m.usage().totalTokens()).isPositive());
+        // three decisions, each asked once: the recorded ones were not asked for again
+        assertThat(model.requestCount()).isEqualTo(3);
+    }
+
+    @Test
+    void a_call_cut_short_by_a_sandbox_worker_crash_is_reported_interrupted_and_never_run_again() throws Exception {
+        ServiceProcess worker = services.get(1);
+        model.replyToolCall("shell", "{\"command\":\"echo start >> runs.txt; sleep 5; echo end >> runs.txt\"}")
+                .replyText("The command was interrupted; I will not retry it.");
+        String id = gateway.createSession("worker crash");
+        gateway.postMessage(id, "run the long command");
+        gateway.awaitLog(id, e -> e.event() instanceof ToolCallStarted, Duration.ofSeconds(60));
+        Path runs = dir.resolve("workspaces").resolve("local").resolve(id).resolve("runs.txt");
+        awaitFile(runs, Duration.ofSeconds(10));
+
+        worker.kill9();
+        worker.start();
+
+        List<EventEnvelope> log = gateway.awaitLog(id, e -> e.event() instanceof TurnEnded, Duration.ofSeconds(90));
+        ToolCallCompleted result = events(log, ToolCallCompleted.class).getFirst();
+        assertThat(result.interrupted()).isTrue();
+        assertThat(result.ok()).isFalse();
+        assertThat(result.error()).contains("interrupted").contains("not run again");
+        assertThat(events(log, ToolCallCompleted.class)).hasSize(1);
+        // it started once, died with the worker, and was not started again
+        Thread.sleep(6000);
+        assertThat(Files.readAllLines(runs)).containsExactly("start");
+        assertThat(events(log, TurnEnded.class).getFirst().outcome()).isEqualTo(TurnOutcome.COMPLETED);
+    }
+
+    private static void awaitFile(Path file, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!Files.exists(file)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(file + " did not appear");
+            }
+            Thread.sleep(50);
+        }
     }
 
     @Test

@@ -60,8 +60,14 @@ public final class RunCommand implements Callable<Integer> {
             after = lastSeq(gateway.session(sessionId));
             session = sessionId;
         } else {
-            session = gateway.createSession(title != null ? title : Text.oneLine(task, 60));
+            GatewayClient.CreatedSession created = gateway.createSession(title != null ? title : Text.oneLine(task, 60));
+            session = created.id();
             after = 0; // a new session: its whole log is this turn (session.created first)
+            if (created.pending()) {
+                // The message would only get "no session": say what is actually wrong.
+                throw new GatewayException(GatewayException.Kind.HTTP, 202, "the gateway accepted session " + session
+                        + " but no orchestrator has created it within 10 s; is an orchestrator running?");
+            }
         }
         if (!quiet) {
             printer.println(printer.dim("session " + session));
@@ -79,6 +85,10 @@ public final class RunCommand implements Callable<Integer> {
                 inputId = gateway.postMessage(session, task);
             } catch (GatewayException e) {
                 stream.stop();
+                if (e.kind() == GatewayException.Kind.CONFLICT) {
+                    throw new GatewayException(e.kind(), e.status(), e.getMessage()
+                            + " (to stop it: agentbus cancel " + session + ")");
+                }
                 throw e;
             }
             renderer.expectInput(inputId);

@@ -48,8 +48,15 @@ public final class GatewayClient {
         return baseUrl;
     }
 
-    /** POST /api/v1/sessions; returns the new session's id. */
-    public String createSession(String title) {
+    /**
+     * A created session. {@code pending}: the gateway has the request durably but no orchestrator has recorded
+     * session.created yet (it answers 202 instead of 201 after waiting 10 s); until one does, the session is 404.
+     */
+    public record CreatedSession(String id, boolean pending) {
+    }
+
+    /** POST /api/v1/sessions. */
+    public CreatedSession createSession(String title) {
         ObjectNode body = JSON.createObjectNode().put("title", title);
         JsonNode answer = json(send(post("/api/v1/sessions", body), null));
         String id = answer.path("id").asText(null);
@@ -57,7 +64,7 @@ public final class GatewayClient {
             throw new GatewayException(GatewayException.Kind.PROTOCOL, 0,
                     "the gateway created a session but did not say its id");
         }
-        return id;
+        return new CreatedSession(id, "pending".equals(answer.path("status").asText(null)));
     }
 
     /** POST /api/v1/sessions/{id}/messages; returns the input id (null if the gateway did not say). */
@@ -103,10 +110,11 @@ public final class GatewayClient {
      * request also carries {@code Last-Event-ID: N}, the standard SSE reconnect header.
      */
     public CompletableFuture<HttpResponse<InputStream>> openEvents(String sessionId, long after, boolean resume) {
-        HttpRequest.Builder b = request(sessionPath(sessionId) + "/events?after=" + after)
+        // No request timeout: the stream never ends by itself; SessionStream's watchdog handles silence.
+        HttpRequest.Builder b = request(sessionPath(sessionId) + "/events?after=" + after, null)
                 .header("Accept", "text/event-stream")
                 .header("Cache-Control", "no-cache")
-                .GET(); // no timeout: the stream never ends by itself, and the watchdog handles silence
+                .GET();
         if (resume) {
             b.header("Last-Event-ID", Long.toString(after));
         }
@@ -137,7 +145,14 @@ public final class GatewayClient {
     // ---- plumbing -----------------------------------------------------------------------------------------------
 
     private HttpRequest.Builder request(String path) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(REQUEST_TIMEOUT);
+        return request(path, REQUEST_TIMEOUT);
+    }
+
+    private HttpRequest.Builder request(String path, Duration timeout) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl + path));
+        if (timeout != null) {
+            b.timeout(timeout);
+        }
         if (token != null) {
             b.header("Authorization", "Bearer " + token);
         }
@@ -178,8 +193,7 @@ public final class GatewayClient {
                     "the gateway at " + baseUrl + " answered 404 Not Found" + suffix(message)
                             + " (is --url pointing at an agentbus gateway?)");
             case 409 -> new GatewayException(GatewayException.Kind.CONFLICT, 409,
-                    "session " + sessionId + " is busy" + suffix(message)
-                            + "; wait for its turn to end or run: agentbus cancel " + sessionId);
+                    message != null ? message : "session " + sessionId + " is busy");
             default -> new GatewayException(GatewayException.Kind.HTTP, status,
                     "the gateway answered HTTP " + status + suffix(message));
         };

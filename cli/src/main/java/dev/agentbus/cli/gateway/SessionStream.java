@@ -46,7 +46,10 @@ public final class SessionStream {
     private static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(45);
     private static final Duration DEFAULT_BACKOFF = Duration.ofMillis(250);
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
-    private static final int DEFAULT_MAX_FAILURES = 6;
+    /** With the backoff doubling to 5 s, about 45 s without progress: longer than a gateway restart takes. */
+    private static final int DEFAULT_MAX_FAILURES = 12;
+    /** A connection that stayed up this long was healthy, whatever it carried (the gateway pings every 15 s). */
+    private static final Duration HEALTHY_CONNECTION = Duration.ofSeconds(20);
 
     private final GatewayClient gateway;
     private final String sessionId;
@@ -165,10 +168,11 @@ public final class SessionStream {
                 connection.close();
                 return null;
             }
+            long seqAtConnect = lastSeq;
+            long connectedAt = System.nanoTime();
             try {
                 SseEvent event;
                 while ((event = connection.next()) != null) {
-                    failures = 0;
                     Integer result = dispatch(event, listener);
                     if (result != null) {
                         return result;
@@ -187,9 +191,12 @@ public final class SessionStream {
             if (isStopped()) {
                 return null;
             }
-            // The stream ended without the listener being done: the connection dropped. Count it, so a gateway
-            // that accepts and immediately closes cannot keep us looping forever.
-            failures++;
+            // The stream ended without the listener being done: the connection dropped. Only real progress (a new
+            // event, or a connection that stayed up past a few pings) forgives earlier failures; replayed events,
+            // deltas and pings do not, or a gateway that accepts, replays and closes would be retried forever.
+            boolean progressed = lastSeq > seqAtConnect
+                    || System.nanoTime() - connectedAt > HEALTHY_CONNECTION.toNanos();
+            failures = progressed ? 1 : failures + 1;
             if (failures > maxFailures) {
                 throw lastFailure != null ? lastFailure : GatewayException.unreachable(gateway.baseUrl(),
                         new IOException("the event stream of session " + sessionId + " keeps closing"));

@@ -10,11 +10,10 @@ import java.util.Map;
 /**
  * Renders the gateway's SessionState JSON for people.
  *
- * <p>It reads the JSON as a tree rather than binding it to {@code SessionState}: the state record has a sealed
- * {@code Message} interface without type information on the wire, and a CLI that is older or newer than its gateway
- * should still show what it can (tolerant reading, invariant 6). A message's kind is taken from a {@code role} /
- * {@code type} / {@code kind} field when the gateway adds one, otherwise from its shape: a callId makes a tool result,
- * reasoning or toolCalls an assistant message, plain text a user message.
+ * <p>It reads the JSON as a tree rather than binding it to {@code SessionState}: a CLI that is older or newer than
+ * its gateway should still show what it can (tolerant reading, invariant 6), not fail on one field it does not know.
+ * A message's kind is its {@code kind} field; a gateway from before that field existed is read by shape (a callId
+ * makes a tool result, reasoning or toolCalls an assistant message, plain text a user message).
  */
 public final class SessionView {
     private static final int TOOL_LINES = 10;
@@ -148,7 +147,7 @@ public final class SessionView {
 
     /** user, assistant, tool or notice: see the class comment for why this is inferred. */
     static String kindOf(JsonNode m) {
-        for (String field : List.of("role", "type", "kind")) {
+        for (String field : List.of("kind", "role", "type")) {
             String v = Text.text(m, field);
             if (v != null) {
                 String k = v.toLowerCase();

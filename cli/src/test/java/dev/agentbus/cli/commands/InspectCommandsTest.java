@@ -108,6 +108,25 @@ class InspectCommandsTest {
     }
 
     @Test
+    void show_tells_message_kinds_by_their_kind_field_and_else_by_shape() {
+        gateway.json("GET", "/api/v1/sessions/s1", 200, """
+                {"sessionId":"s1","title":"t","status":"WAITING","lastSeq":9,
+                 "pendingWait":{"waitId":"w1","until":"2030-01-01T00:00:00Z","reason":"the build"},
+                 "messages":[
+                   {"kind":"user","seq":2,"text":"wait for the build"},
+                   {"kind":"notice","seq":5,"text":"The time has come."},
+                   {"seq":6,"text":"old gateway, user message"},
+                   {"seq":7,"toolCalls":[{"id":"c1","name":"wait","arguments":"{}"}]},
+                   {"kind":"tool","seq":8,"callId":"c1","name":"wait","content":""}],
+                 "usage":{"promptTokens":1,"completionTokens":2,"totalTokens":3}}""");
+
+        assertThat(cli.run("show", "s1")).isZero();
+        assertThat(cli.out()).contains("you ▸ wait for the build", "notice ▸ The time has come.",
+                "you ▸ old gateway, user message", "→ wait {}", "tool wait ▸ (no output)",
+                "waiting  until ", " : the build", "status   WAITING");
+    }
+
+    @Test
     void show_json_prints_the_state_as_sent() {
         gateway.json("GET", "/api/v1/sessions/s1", 200, "{\"sessionId\":\"s1\",\"status\":\"IDLE\"}");
         assertThat(cli.run("show", "--json", "s1")).isZero();

@@ -168,11 +168,44 @@ class RunCommandTest {
     @Test
     void a_busy_session_exits_1_and_says_how_to_cancel() {
         gateway.json("GET", "/api/v1/sessions/s1", 200, "{\"lastSeq\":5}")
-                .json("POST", "/api/v1/sessions/s1/messages", 409,
-                        "{\"error\":\"conflict\",\"message\":\"a turn is running\"}");
+                .json("POST", "/api/v1/sessions/s1/messages", 409, "{\"error\":\"conflict\",\"message\":"
+                        + "\"session s1 is running; cancel the turn or wait for it to end\"}");
 
         assertThat(cli.run("run", "--session", "s1", "hi")).isEqualTo(1);
-        assertThat(cli.err()).contains("session s1 is busy: a turn is running").contains("agentbus cancel s1");
+        assertThat(cli.err()).contains("session s1 is running; cancel the turn or wait for it to end "
+                + "(to stop it: agentbus cancel s1)");
+    }
+
+    @Test
+    void a_session_no_orchestrator_created_is_reported_as_such() {
+        gateway.json("POST", "/api/v1/sessions", 202, "{\"id\":\"s1\",\"status\":\"pending\"}");
+
+        assertThat(cli.run("run", "hi")).isEqualTo(1);
+        assertThat(cli.err()).contains("no orchestrator has created it").contains("is an orchestrator running?");
+        assertThat(gateway.requests("POST", "/api/v1/sessions/s1/messages")).isEmpty();
+    }
+
+    @Test
+    void micronaut_style_fields_without_a_space_are_read() {
+        // As docs/api.md shows the real gateway's stream: `id:` first, no space after the colon.
+        List<EventEnvelope> turn = Events.turn(TurnOutcome.COMPLETED, "There are 2 files.", null);
+        String[] chunks = Events.sse(turn, 1, 10);
+        for (int i = 0; i < chunks.length; i++) {
+            String[] lines = chunks[i].split("\n");
+            StringBuilder b = new StringBuilder();
+            for (String line : lines) {
+                if (line.startsWith("id: ")) {
+                    b.insert(0, "id:" + line.substring(4) + "\n");
+                } else if (!line.isEmpty()) {
+                    b.append(line.replaceFirst(": ", ":")).append('\n');
+                }
+            }
+            chunks[i] = b.append('\n').toString();
+        }
+        gateway.sse(EVENTS, SseScript.thenHold(chunks));
+
+        assertThat(cli.run("run", "How many files?")).isZero();
+        assertThat(cli.out()).contains("Let me look.", "→ shell", "There are 2 files.");
     }
 
     @Test

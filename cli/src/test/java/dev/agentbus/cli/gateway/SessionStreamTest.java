@@ -105,6 +105,22 @@ class SessionStreamTest {
     }
 
     @Test
+    void replaying_old_events_and_closing_is_not_progress() {
+        List<EventEnvelope> turn = Events.turn(TurnOutcome.COMPLETED, "ok", null);
+        String[] replay = Events.sse(turn, 1, 3); // seq 1..3 plus a delta and a ping, again and again
+        gateway.sse(EVENTS, SseScript.thenClose(replay), SseScript.thenClose(replay), SseScript.thenClose(replay),
+                SseScript.thenClose(replay), SseScript.thenClose(replay));
+        SessionStream stream = new SessionStream(new GatewayClient(gateway.url(), null), "s1", 0,
+                Duration.ofSeconds(5), Duration.ofMillis(5), 2);
+
+        List<Long> seen = new CopyOnWriteArrayList<>();
+        assertThatThrownBy(() -> stream.follow(until(4, seen)))
+                .isInstanceOf(GatewayException.class).hasMessageContaining("keeps closing");
+        assertThat(seen).containsExactly(1L, 2L, 3L);
+        assertThat(gateway.requests("GET", EVENTS)).hasSize(3);
+    }
+
+    @Test
     void a_stream_that_keeps_closing_empty_is_given_up_on() {
         gateway.sse(EVENTS, SseScript.thenClose(), SseScript.thenClose(), SseScript.thenClose(), SseScript.thenClose());
         SessionStream stream = new SessionStream(new GatewayClient(gateway.url(), null), "s1", 0,

@@ -1,10 +1,21 @@
 package dev.agentbus.events.state;
 
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import dev.agentbus.events.session.ToolCallSpec;
 
 import java.util.List;
 
-/** The conversation as the model sees it, folded from the log. Reasoning is kept but never sent back. */
+/**
+ * The conversation as the model sees it, folded from the log. Reasoning is kept but never sent back.
+ * In JSON each message says which it is in {@code kind}: user, assistant, tool or notice.
+ */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "kind")
+@JsonSubTypes({
+        @JsonSubTypes.Type(value = Message.User.class, name = "user"),
+        @JsonSubTypes.Type(value = Message.Assistant.class, name = "assistant"),
+        @JsonSubTypes.Type(value = Message.Tool.class, name = "tool"),
+        @JsonSubTypes.Type(value = Message.Notice.class, name = "notice")})
 public sealed interface Message {
     long seq();
 

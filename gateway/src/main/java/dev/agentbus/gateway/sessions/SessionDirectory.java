@@ -54,6 +54,7 @@ public final class SessionDirectory implements AutoCloseable {
 
     private final Map<String, Entry> sessions = new HashMap<>();
     private final KafkaSettings kafka;
+    private final java.util.concurrent.CountDownLatch caughtUp = new java.util.concurrent.CountDownLatch(1);
     private final ServiceLoop eventsLoop;
     private final ServiceLoop streamLoop;
 
@@ -158,13 +159,23 @@ public final class SessionDirectory implements AutoCloseable {
                         java.util.function.Consumer<ConsumerRecord<String, byte[]>> handler) {
         try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(kafka.consumer(null, "gateway"))) {
             loop.wakeOnClose(c);
-            Partitions.assignAll(c, topic, fromStart);
+            var partitions = Partitions.assignAll(c, topic, fromStart);
+            var end = fromStart ? c.endOffsets(partitions) : Map.<org.apache.kafka.common.TopicPartition, Long>of();
             while (loop.running()) {
                 for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(200))) {
                     handler.accept(r);
                 }
+                if (caughtUp.getCount() > 0 && end.entrySet().stream()
+                        .allMatch(e -> c.position(e.getKey()) >= e.getValue())) {
+                    caughtUp.countDown();
+                }
             }
         }
+    }
+
+    /** Waits until the view holds the whole log as it was at start, so no existing session answers 404. */
+    public boolean awaitCaughtUp(Duration timeout) throws InterruptedException {
+        return caughtUp.await(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
     @Override

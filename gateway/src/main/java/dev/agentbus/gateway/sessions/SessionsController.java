@@ -64,9 +64,12 @@ public class SessionsController {
         }
         String id = UUID.randomUUID().toString();
         inputs.send(id, userOf(request), new SessionInput.CreateSession(title));
-        // Answer once the session is in the log, so a client's next request finds it.
-        directory.awaitSession(id, Duration.ofSeconds(10));
-        return HttpResponse.created(Map.of("id", id));
+        // Answer 201 once the session is in the log, so a client's next request finds it. If the orchestrator is
+        // slow or down the request is still durable: 202, and the session appears when the orchestrator runs.
+        if (directory.awaitSession(id, Duration.ofSeconds(10))) {
+            return HttpResponse.created(Map.of("id", id));
+        }
+        return HttpResponse.accepted().body(Map.of("id", id, "status", "pending"));
     }
 
     @Post("/{id}/messages")
@@ -92,7 +95,9 @@ public class SessionsController {
 
     @Post("/{id}/cancel")
     public HttpResponse<Map<String, String>> cancel(String id, HttpRequest<?> request) {
-        owned(id, request);
+        if (owned(id, request).turn() == null) {
+            throw new ApiException(HttpStatus.CONFLICT, "session " + id + " has no running turn to cancel");
+        }
         String inputId = inputs.send(id, userOf(request), new SessionInput.CancelTurn());
         return HttpResponse.accepted().body(Map.of("inputId", inputId));
     }

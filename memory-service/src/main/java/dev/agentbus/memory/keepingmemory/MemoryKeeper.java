@@ -99,20 +99,11 @@ public final class MemoryKeeper implements AutoCloseable {
                 next.content().length());
     }
 
-    /** Reads the compacted topic to its end: the documents as last committed, ours or a predecessor's. */
+    /** The documents as last committed, ours or a predecessor's: the compacted topic is the store. */
     private void loadDocuments() {
-        try (CompactedTopicView<MemoryDocument> view = new CompactedTopicView<>(kafka, Topics.USER_MEMORY.name(),
-                "memory-loader", bytes -> EventCodec.decodeValue(bytes, MemoryDocument.class))) {
-            view.onUpdate(documents::put);
-            documents.clear();
-            view.start();
-            if (!view.awaitCaughtUp(Duration.ofSeconds(60))) {
-                throw new IllegalStateException("could not read " + Topics.USER_MEMORY.name() + " within 60 s");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        documents.clear();
+        documents.putAll(CompactedTopicView.readToEnd(kafka, Topics.USER_MEMORY.name(), "memory-loader",
+                bytes -> EventCodec.decodeValue(bytes, MemoryDocument.class)));
     }
 
     @Override

@@ -201,22 +201,10 @@ public final class ToolRunner implements AutoCloseable {
     }
 
     private void loadLedger() {
-        try (CompactedTopicView<ToolLedgerEntry> view = new CompactedTopicView<>(kafka, Topics.TOOL_LEDGER.name(),
-                "sandbox-ledger", bytes -> EventCodec.decodeValue(bytes, ToolLedgerEntry.class))) {
-            ledger.clear();
-            view.onUpdate((id, entry) -> {
-                synchronized (ledger) {
-                    ledger.put(id, entry.state());
-                }
-            });
-            view.start();
-            if (!view.awaitCaughtUp(Duration.ofSeconds(60))) {
-                throw new IllegalStateException("could not read " + Topics.TOOL_LEDGER.name() + " within 60 s");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        ledger.clear();
+        CompactedTopicView.readToEnd(kafka, Topics.TOOL_LEDGER.name(), "sandbox-ledger",
+                bytes -> EventCodec.decodeValue(bytes, ToolLedgerEntry.class))
+                .forEach((callId, entry) -> ledger.put(callId, entry.state()));
     }
 
     @Override
