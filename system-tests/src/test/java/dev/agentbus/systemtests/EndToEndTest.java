@@ -123,6 +123,30 @@ class EndToEndTest {
                 .allMatch(seq -> seq > log.size());
     }
 
+    @Test
+    void the_cli_runs_a_task_to_completion_streams_it_and_exits_0() throws Exception {
+        model.replyToolCall("write", "{\"path\":\"hello.txt\",\"content\":\"hi\\n\"}")
+                .replyToolCall("shell", "{\"command\":\"cat hello.txt\"}")
+                .replyText("hello.txt contains: hi");
+        var result = CliProcess.run(stack.stack.gatewayUrl(), StandaloneStack.TOKEN, dataDir.resolve("cli"),
+                "run", "create hello.txt containing hi, then show it");
+        assertThat(result.exitCode()).as(result.out() + result.err()).isZero();
+        assertThat(result.out()).contains("write").contains("shell").contains("hello.txt contains: hi");
+
+        var sessions = CliProcess.run(stack.stack.gatewayUrl(), StandaloneStack.TOKEN, dataDir.resolve("cli"),
+                "sessions");
+        assertThat(sessions.exitCode()).isZero();
+        String id = stack.gateway.get("/api/v1/sessions").json().get(0).get("id").asText();
+        assertThat(sessions.out()).contains(id.substring(0, 8));
+        assertThat(stack.workspace(id).resolve("hello.txt")).hasContent("hi");
+
+        var events = CliProcess.run(stack.stack.gatewayUrl(), StandaloneStack.TOKEN, dataDir.resolve("cli"),
+                "events", id);
+        assertThat(events.exitCode()).isZero();
+        assertThat(events.out().lines()).allMatch(l -> l.startsWith("{\"type\":"))
+                .anyMatch(l -> l.contains("turn.ended.v1"));
+    }
+
     static <T extends SessionEvent> List<T> events(List<EventEnvelope> log, Class<T> type) {
         return log.stream().map(EventEnvelope::event).filter(type::isInstance).map(type::cast).toList();
     }

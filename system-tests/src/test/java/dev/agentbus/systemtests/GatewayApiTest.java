@@ -166,6 +166,18 @@ class GatewayApiTest {
         }
 
         @Test
+        void the_cli_exits_2_when_the_iteration_cap_ends_the_turn_and_1_for_an_unknown_session() throws Exception {
+            model.replyToolCall("ls", "{}").replyToolCall("ls", "{}");
+            var capped = CliProcess.run(stack.stack.gatewayUrl(), StandaloneStack.TOKEN, dataDir.resolve("cli"),
+                    "run", "loop forever");
+            assertThat(capped.exitCode()).as(capped.out() + capped.err()).isEqualTo(2);
+            var unknown = CliProcess.run(stack.stack.gatewayUrl(), StandaloneStack.TOKEN, dataDir.resolve("cli"),
+                    "show", "no-such-session");
+            assertThat(unknown.exitCode()).isEqualTo(1);
+            assertThat(unknown.err()).contains("no session no-such-session");
+        }
+
+        @Test
         void a_wait_answer_is_woken_by_the_scheduler_at_its_time_to_the_second() throws Exception {
             Instant until = Instant.now().plusSeconds(3).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
             model.replyText("Not yet.\nWAIT: " + until + ": check the build").replyText("Checked: all green.");

@@ -15,6 +15,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -129,6 +130,9 @@ public final class GatewayClient {
             response = pending.get();
         } catch (ExecutionException e) {
             throw GatewayException.unreachable(baseUrl, unwrap(e));
+        } catch (CancellationException e) {
+            // SessionStream.stop() cancelled the connection attempt; the caller sees that it was stopped.
+            throw GatewayException.unreachable(baseUrl, e);
         }
         if (response.statusCode() / 100 != 2) {
             String body;

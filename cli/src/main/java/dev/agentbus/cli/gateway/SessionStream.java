@@ -197,6 +197,9 @@ public final class SessionStream {
             boolean progressed = lastSeq > seqAtConnect
                     || System.nanoTime() - connectedAt > HEALTHY_CONNECTION.toNanos();
             failures = progressed ? 1 : failures + 1;
+            if (progressed) {
+                lastFailure = null; // an old connect failure is not why a later stream keeps closing
+            }
             if (failures > maxFailures) {
                 throw lastFailure != null ? lastFailure : GatewayException.unreachable(gateway.baseUrl(),
                         new IOException("the event stream of session " + sessionId + " keeps closing"));
