@@ -48,7 +48,12 @@ public final class Standalone implements AutoCloseable {
         try {
             stack.start(Map.of());
         } catch (RuntimeException e) {
-            System.err.println("agentbus: could not start: " + e.getMessage());
+            Throwable root = e;
+            while (root.getCause() != null && root.getCause() != root) {
+                root = root.getCause();
+            }
+            // The innermost message says what is wrong (a bad LLM_URL, a port in use), without the bean chain.
+            System.err.println("agentbus: could not start: " + (root.getMessage() == null ? root : root.getMessage()));
             stack.close();
             System.exit(1);
         }
