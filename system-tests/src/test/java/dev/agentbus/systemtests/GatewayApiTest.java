@@ -186,7 +186,9 @@ class GatewayApiTest {
             List<EventEnvelope> log = gw.awaitLog(id, e -> e.event() instanceof TurnEnded, Duration.ofSeconds(30));
             assertThat(events(log, WaitScheduled.class).getFirst().until()).isEqualTo(until);
             EventEnvelope ended = log.stream().filter(e -> e.event() instanceof WaitEnded).findFirst().orElseThrow();
-            assertThat(Duration.between(until, ended.time()).toMillis()).isBetween(0L, 1000L);
+            // The timer fires at the millisecond; the rest is one Kafka round trip and a transaction, which a loaded
+            // 2-core CI machine may stretch, so allow 1.5 s (a polling scheduler would be off by its interval).
+            assertThat(Duration.between(until, ended.time()).toMillis()).isBetween(0L, 1500L);
             assertThat(events(log, TurnEnded.class).getFirst().answer()).isEqualTo("Checked: all green.");
             // the model was told that the time had come
             assertThat(model.lastRequest().get("messages").toString()).contains("The time you waited for has come");
