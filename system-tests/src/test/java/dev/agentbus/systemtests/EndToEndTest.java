@@ -124,6 +124,27 @@ class EndToEndTest {
     }
 
     @Test
+    void a_slow_command_in_one_session_does_not_hold_up_another_session() throws Exception {
+        model.replyToolCall("shell", "{\"command\":\"sleep 5; echo slow\"}")
+                .replyToolCall("shell", "{\"command\":\"echo fast\"}")
+                .replyText("done").replyText("done");
+        GatewayClient gw = stack.gateway;
+        String slow = gw.createSession("slow");
+        gw.postMessage(slow, "run the slow one");
+        gw.awaitLog(slow, e -> e.event() instanceof SessionEvent.ToolCallStarted, Duration.ofSeconds(30));
+        String fast = gw.createSession("fast");
+        gw.postMessage(fast, "run the fast one");
+
+        List<EventEnvelope> fastLog = gw.awaitLog(fast, e -> e.event() instanceof TurnEnded, Duration.ofSeconds(30));
+        List<EventEnvelope> slowLog = gw.awaitLog(slow, e -> e.event() instanceof TurnEnded, Duration.ofSeconds(30));
+        EventEnvelope fastEnd = fastLog.getLast();
+        EventEnvelope slowResult = slowLog.stream().filter(e -> e.event() instanceof ToolCallCompleted)
+                .findFirst().orElseThrow();
+        assertThat(fastEnd.time()).isBefore(slowResult.time());
+        assertThat(((ToolCallCompleted) slowResult.event()).output()).contains("slow");
+    }
+
+    @Test
     void the_cli_runs_a_task_to_completion_streams_it_and_exits_0() throws Exception {
         model.replyToolCall("write", "{\"path\":\"hello.txt\",\"content\":\"hi\\n\"}")
                 .replyToolCall("shell", "{\"command\":\"cat hello.txt\"}")

@@ -371,7 +371,7 @@ class EventCodecTest {
     @ParameterizedTest
     @EnumSource(ToolLedgerEntry.State.class)
     void a_tool_ledger_entry_round_trips(ToolLedgerEntry.State state) {
-        ToolLedgerEntry entry = new ToolLedgerEntry("call-1", "ses-1", state, "sandbox-worker-0", TIME);
+        ToolLedgerEntry entry = new ToolLedgerEntry("call-1", "ses-1", state, "sandbox-worker-0", TIME, 2, "usr-1", "evt-1");
 
         assertThat(EventCodec.decodeValue(EventCodec.encodeValue(entry), ToolLedgerEntry.class)).isEqualTo(entry);
     }

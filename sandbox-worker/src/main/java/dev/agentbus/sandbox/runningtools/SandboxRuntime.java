@@ -23,6 +23,7 @@ public class SandboxRuntime {
     private final KafkaSettings kafka;
     private final SandboxSettings settings;
     private final Workspaces workspaces;
+    private final int maxConcurrentCalls;
     private ToolRunner runner;
 
     public SandboxRuntime(KafkaSettings kafka,
@@ -32,8 +33,10 @@ public class SandboxRuntime {
                           @Value("${agentbus.sandbox.bwrap:bwrap}") String bwrap,
                           @Value("${agentbus.sandbox.shell-timeout-seconds:30}") int timeout,
                           @Value("${agentbus.sandbox.output-cap-bytes:65536}") int outputCap,
-                          @Value("${agentbus.sandbox.max-file-bytes:1048576}") long maxFile) {
+                          @Value("${agentbus.sandbox.max-file-bytes:1048576}") long maxFile,
+                          @Value("${agentbus.sandbox.max-concurrent-calls:4}") int maxConcurrentCalls) {
         this.kafka = kafka;
+        this.maxConcurrentCalls = maxConcurrentCalls;
         this.settings = new SandboxSettings(Duration.ofSeconds(timeout), Duration.ofSeconds(Math.max(timeout, 120)),
                 outputCap, maxFile, unsafeHost, bwrap);
         Path data = dataDir.isBlank() ? Path.of(System.getProperty("user.home"), ".agentbus") : Path.of(dataDir);
@@ -54,9 +57,10 @@ public class SandboxRuntime {
                     + "(apt-get install bubblewrap) or set AGENTBUS_SANDBOX_UNSAFE_HOST=true.", settings.bwrapPath());
         }
         TopicAdmin.ensureTopics(kafka);
-        runner = new ToolRunner(kafka, new ToolExecutor(settings), workspaces, Clock.systemUTC());
+        runner = new ToolRunner(kafka, new ToolExecutor(settings), workspaces, Clock.systemUTC(), maxConcurrentCalls);
         runner.start();
-        LOG.info("sandbox-worker started: workspaces under {}", workspaces.root());
+        LOG.info("sandbox-worker started: workspaces under {}, up to {} calls at once", workspaces.root(),
+                maxConcurrentCalls);
     }
 
     public Workspaces workspaces() {

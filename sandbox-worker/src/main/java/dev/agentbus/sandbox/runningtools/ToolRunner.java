@@ -3,8 +3,8 @@ package dev.agentbus.sandbox.runningtools;
 import dev.agentbus.eventbus.CompactedTopicView;
 import dev.agentbus.eventbus.KafkaSettings;
 import dev.agentbus.eventbus.ServiceLoop;
-import dev.agentbus.eventbus.Transactions;
 import dev.agentbus.eventbus.TraceHeaders;
+import dev.agentbus.eventbus.Transactions;
 import dev.agentbus.events.Json;
 import dev.agentbus.events.codec.EventCodec;
 import dev.agentbus.events.codec.MalformedRecordException;
@@ -18,6 +18,7 @@ import dev.agentbus.events.topics.Topics;
 import dev.agentbus.sandbox.tools.ToolExecutor;
 import dev.agentbus.sandbox.tools.ToolOutcome;
 import io.opentelemetry.api.trace.SpanContext;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -31,43 +32,70 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
+import java.util.stream.Collectors;
 
 /**
- * Runs each requested tool call at most once, and reports its result exactly once (invariant 4).
+ * Runs each requested tool call at most once, and reports its result exactly once (invariant 4), with calls of
+ * different sessions running side by side and the calls of one session one after another, in the order asked.
  *
- * <p>Per call, two Kafka transactions:
+ * <p>All Kafka writes happen on the loop's thread, each in its own transaction:
  * <ol>
- *   <li>the ledger entry STARTED and {@code mark_tool_call_started.v1}, committing the consumed offsets only up to
- *       (not including) the request, so a crash while the call runs makes us read the request again;</li>
- *   <li>after running it: {@code record_tool_result.v1}, the ledger entry FINISHED, and the offset past the
- *       request.</li>
+ *   <li>for a new request: the ledger entry STARTED, {@code mark_tool_call_started.v1}, and the consumed offset past
+ *       the request — then the call is handed to a virtual thread;</li>
+ *   <li>when a call finishes: {@code record_tool_result.v1} and the ledger entry FINISHED.</li>
  * </ol>
- * A request read again whose ledger entry is STARTED ran (or began to run) before a crash: it is reported
- * "interrupted, not re-run" instead of being run twice. One whose entry is FINISHED is skipped.
+ * If the worker dies in between, the ledger holds STARTED without FINISHED. Whichever worker is next given that
+ * session's partition (this one restarted, or another replica) reads the ledger and reports the call
+ * "interrupted, not re-run" instead of running it again.
  */
 public final class ToolRunner implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ToolRunner.class);
     private static final String GROUP = "agentbus-sandbox-worker";
+    private static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(5);
+
+    /** A call that has run, waiting for the loop's thread to report it. */
+    private record Finished(EventEnvelope cause, ToolCallRequested call, int partition, ToolOutcome outcome,
+                            long durationMs, SpanContext trace) {
+    }
 
     private final KafkaSettings kafka;
     private final ToolExecutor executor;
     private final Workspaces workspaces;
     private final Clock clock;
     private final String workerId;
-    private final Map<String, ToolLedgerEntry.State> ledger = new HashMap<>();
     private final ServiceLoop loop;
     private final KafkaProducer<String, byte[]> liveOutput;
+    private final ExecutorService callThreads = Executors.newVirtualThreadPerTaskExecutor();
+    private final Semaphore slots;
+    /** The last call of each session, so the next one starts after it. */
+    private final Map<String, CompletableFuture<Void>> sessionTails = new ConcurrentHashMap<>();
+    private final Set<String> running = ConcurrentHashMap.newKeySet();
+    private final LinkedBlockingQueue<Finished> finished = new LinkedBlockingQueue<>();
+    /** Ledger entries by call id; touched only on the loop's thread. */
+    private final Map<String, ToolLedgerEntry> ledger = new HashMap<>();
+    private final List<ToolLedgerEntry> toInterrupt = new ArrayList<>();
 
-    public ToolRunner(KafkaSettings kafka, ToolExecutor executor, Workspaces workspaces, Clock clock) {
+    public ToolRunner(KafkaSettings kafka, ToolExecutor executor, Workspaces workspaces, Clock clock,
+                      int maxConcurrentCalls) {
         this.kafka = kafka;
         this.executor = executor;
         this.workspaces = workspaces;
         this.clock = clock;
         this.workerId = "sandbox-worker-" + kafka.instanceId();
+        this.slots = new Semaphore(Math.max(1, maxConcurrentCalls));
         // Live output is ephemeral and must show while the command runs, so it is not part of any transaction.
         this.liveOutput = new KafkaProducer<>(kafka.producer("sandbox-output"));
         this.loop = new ServiceLoop("sandbox-runner", this::run);
@@ -81,83 +109,65 @@ public final class ToolRunner implements AutoCloseable {
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(kafka.transactionalProducer("sandbox-worker"));
              KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(kafka.consumer(GROUP, "sandbox-worker"))) {
             producer.initTransactions();
-            loadLedger();
             loop.wakeOnClose(c);
-            c.subscribe(List.of(Topics.SESSION_EVENTS.name()));
+            c.subscribe(List.of(Topics.SESSION_EVENTS.name()), new Takeover());
             while (loop.running()) {
-                ConsumerRecords<String, byte[]> records = c.poll(Duration.ofMillis(250));
-                Map<TopicPartition, OffsetAndMetadata> pending = new HashMap<>();
+                ConsumerRecords<String, byte[]> records = c.poll(Duration.ofMillis(50));
+                reportInterrupted(producer, c);
+                Map<TopicPartition, OffsetAndMetadata> consumed = new HashMap<>();
                 for (ConsumerRecord<String, byte[]> r : records) {
-                    TopicPartition tp = new TopicPartition(r.topic(), r.partition());
+                    consumed.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
                     EventEnvelope envelope = decode(r);
                     if (envelope != null && envelope.event() instanceof ToolCallRequested call
-                            && ToolExecutor.TOOL_NAMES.contains(call.name())) {
-                        handle(producer, c, r, envelope, call, pending);
-                        pending.clear();
-                    } else {
-                        pending.put(tp, new OffsetAndMetadata(r.offset() + 1));
+                            && ToolExecutor.TOOL_NAMES.contains(call.name()) && !ledger.containsKey(call.callId())) {
+                        begin(producer, c, r, envelope, call, consumed);
+                        consumed.clear();
                     }
                 }
-                if (!pending.isEmpty()) {
-                    transaction(producer, c, pending, List.of());
+                if (!consumed.isEmpty()) {
+                    Transactions.commit(producer, c, offsets -> offsets.putAll(consumed));
                 }
+                reportFinished(producer, c);
             }
+            awaitRunningCalls();
+            reportFinished(producer, c);
         }
     }
 
-    /** The event in this record, or null if it cannot be read (another service's concern; skipped here). */
-    private static EventEnvelope decode(ConsumerRecord<String, byte[]> r) {
-        try {
-            return EventCodec.decodeEvent(r.value());
-        } catch (MalformedRecordException e) {
-            LOG.warn("unreadable event at {}-{}@{} skipped: {}", r.topic(), r.partition(), r.offset(), e.getMessage());
-            return null;
-        }
-    }
-
-    private void handle(KafkaProducer<String, byte[]> producer, KafkaConsumer<String, byte[]> c,
-                        ConsumerRecord<String, byte[]> r, EventEnvelope envelope, ToolCallRequested call,
-                        Map<TopicPartition, OffsetAndMetadata> before) {
-        TopicPartition tp = new TopicPartition(r.topic(), r.partition());
-        Map<TopicPartition, OffsetAndMetadata> past = new HashMap<>(before);
-        past.put(tp, new OffsetAndMetadata(r.offset() + 1));
+    /** STARTED, "started" and the offset past the request in one transaction; then the call runs. */
+    private void begin(KafkaProducer<String, byte[]> producer, KafkaConsumer<String, byte[]> c,
+                       ConsumerRecord<String, byte[]> r, EventEnvelope envelope, ToolCallRequested call,
+                       Map<TopicPartition, OffsetAndMetadata> consumed) {
         SpanContext trace = TraceHeaders.continueFrom(r.headers());
-        ToolLedgerEntry.State noted = ledger.get(call.callId());
-        if (noted == ToolLedgerEntry.State.FINISHED) {
-            transaction(producer, c, past, List.of());
-            return;
-        }
-        if (noted == ToolLedgerEntry.State.STARTED) {
-            LOG.warn("tool call {} was started before a crash; reporting it interrupted, not running it again",
-                    call.callId());
-            var result = new SessionInput.RecordToolResult(call.callId(), false, null,
-                    "interrupted: the sandbox-worker stopped while this call was running; it was not run again, "
-                            + "so check the workspace before retrying", null, false, 0, true);
-            transaction(producer, c, past, List.of(input(envelope, result, trace), ledgerEntry(envelope, call,
-                    ToolLedgerEntry.State.FINISHED)));
-            ledger.put(call.callId(), ToolLedgerEntry.State.FINISHED);
-            return;
-        }
-        // 1. Durably note that we start, without moving past the request.
-        Map<TopicPartition, OffsetAndMetadata> upTo = new HashMap<>(before);
-        upTo.put(tp, new OffsetAndMetadata(r.offset()));
-        transaction(producer, c, upTo, List.of(ledgerEntry(envelope, call, ToolLedgerEntry.State.STARTED),
-                input(envelope, new SessionInput.MarkToolCallStarted(call.callId(), workerId), trace)));
-        ledger.put(call.callId(), ToolLedgerEntry.State.STARTED);
-        // 2. Run it.
-        long started = System.nanoTime();
-        ToolOutcome outcome = run(envelope, call, trace);
-        long ms = (System.nanoTime() - started) / 1_000_000;
-        // 3. Report once, note FINISHED, move past the request: all or nothing.
-        var result = new SessionInput.RecordToolResult(call.callId(), outcome.ok(), outcome.output(), outcome.error(),
-                outcome.diff(), outcome.truncated(), ms, false);
-        transaction(producer, c, past, List.of(input(envelope, result, trace),
-                ledgerEntry(envelope, call, ToolLedgerEntry.State.FINISHED)));
-        ledger.put(call.callId(), ToolLedgerEntry.State.FINISHED);
-        LOG.info("session {}: {} {} in {} ms", envelope.sessionId(), call.name(), outcome.ok() ? "ok" : "failed", ms);
+        ToolLedgerEntry started = entry(envelope, call.callId(), r.partition(), ToolLedgerEntry.State.STARTED);
+        Transactions.commit(producer, c, offsets -> {
+            producer.send(ledgerRecord(started));
+            producer.send(input(envelope.sessionId(), envelope.userId(), envelope.id(),
+                    new SessionInput.MarkToolCallStarted(call.callId(), workerId), trace));
+            offsets.putAll(consumed);
+        });
+        ledger.put(call.callId(), started);
+        running.add(call.callId());
+        CompletableFuture<Void> next = sessionTails.compute(envelope.sessionId(), (session, tail) ->
+                (tail == null ? CompletableFuture.<Void>completedFuture(null) : tail)
+                        .thenRunAsync(() -> runCall(envelope, call, r.partition(), trace), callThreads));
+        next.whenComplete((ok, error) -> sessionTails.remove(envelope.sessionId(), next));
     }
 
-    private ToolOutcome run(EventEnvelope envelope, ToolCallRequested call, SpanContext trace) {
+    private void runCall(EventEnvelope envelope, ToolCallRequested call, int partition, SpanContext trace) {
+        slots.acquireUninterruptibly();
+        try {
+            long startedAt = System.nanoTime();
+            ToolOutcome outcome = execute(envelope, call, trace);
+            long ms = (System.nanoTime() - startedAt) / 1_000_000;
+            finished.add(new Finished(envelope, call, partition, outcome, ms, trace));
+            LOG.info("session {}: {} {} in {} ms", envelope.sessionId(), call.name(), outcome.ok() ? "ok" : "failed", ms);
+        } finally {
+            slots.release();
+        }
+    }
+
+    private ToolOutcome execute(EventEnvelope envelope, ToolCallRequested call, SpanContext trace) {
         try {
             var workspace = workspaces.forSession(envelope.userId(), envelope.sessionId());
             var args = Json.mapper().readTree(call.arguments());
@@ -176,40 +186,114 @@ public final class ToolRunner implements AutoCloseable {
         }
     }
 
-    private static void transaction(KafkaProducer<String, byte[]> producer, KafkaConsumer<String, byte[]> c,
-                                    Map<TopicPartition, OffsetAndMetadata> offsets,
-                                    List<ProducerRecord<String, byte[]>> records) {
-        Transactions.commit(producer, c, consumed -> {
-            records.forEach(producer::send);
-            consumed.putAll(offsets);
-        });
+    /** The result and FINISHED together, once per call: "results exactly once". */
+    private void reportFinished(KafkaProducer<String, byte[]> producer, KafkaConsumer<String, byte[]> c) {
+        Finished f;
+        while ((f = finished.poll()) != null) {
+            Finished done = f;
+            ToolOutcome o = done.outcome();
+            var result = new SessionInput.RecordToolResult(done.call().callId(), o.ok(), o.output(), o.error(),
+                    o.diff(), o.truncated(), done.durationMs(), false);
+            ToolLedgerEntry end = entry(done.cause(), done.call().callId(), done.partition(),
+                    ToolLedgerEntry.State.FINISHED);
+            Transactions.commit(producer, c, offsets -> {
+                producer.send(input(done.cause().sessionId(), done.cause().userId(), done.cause().id(), result,
+                        done.trace()));
+                producer.send(ledgerRecord(end));
+            });
+            ledger.put(end.callId(), end);
+            running.remove(end.callId());
+        }
     }
 
-    private ProducerRecord<String, byte[]> input(EventEnvelope cause, SessionInput input, SpanContext trace) {
-        InputEnvelope envelope = new InputEnvelope(UUID.randomUUID().toString(), cause.sessionId(), clock.instant(),
-                cause.id(), cause.userId(), input);
-        var record = new ProducerRecord<>(Topics.SESSION_INPUTS.name(), cause.sessionId(),
-                EventCodec.encodeInput(envelope));
+    /** Calls of newly assigned partitions that a dead worker started and never finished. */
+    private void reportInterrupted(KafkaProducer<String, byte[]> producer, KafkaConsumer<String, byte[]> c) {
+        for (ToolLedgerEntry started : toInterrupt) {
+            LOG.warn("tool call {} of session {} was started by {} and never finished; reporting it interrupted, "
+                    + "not running it again", started.callId(), started.sessionId(), started.worker());
+            var result = new SessionInput.RecordToolResult(started.callId(), false, null,
+                    "interrupted: the sandbox-worker stopped while this call was running; it was not run again, "
+                            + "so check the workspace before retrying", null, false, 0, true);
+            ToolLedgerEntry end = new ToolLedgerEntry(started.callId(), started.sessionId(),
+                    ToolLedgerEntry.State.FINISHED, workerId, clock.instant(), started.partition(), started.userId(),
+                    started.causationId());
+            Transactions.commit(producer, c, offsets -> {
+                producer.send(input(started.sessionId(), started.userId(), started.causationId(), result,
+                        TraceHeaders.newTrace()));
+                producer.send(ledgerRecord(end));
+            });
+            ledger.put(end.callId(), end);
+        }
+        toInterrupt.clear();
+    }
+
+    /**
+     * On being given partitions: re-read the ledger (another replica may have written to it since we last did), and
+     * mark for reporting every call of those partitions that was started, never finished, and is not running here.
+     */
+    private final class Takeover implements ConsumerRebalanceListener {
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            Set<Integer> mine = partitions.stream().map(TopicPartition::partition).collect(Collectors.toSet());
+            ledger.clear();
+            ledger.putAll(CompactedTopicView.readToEnd(kafka, Topics.TOOL_LEDGER.name(), "sandbox-ledger",
+                    bytes -> EventCodec.decodeValue(bytes, ToolLedgerEntry.class)));
+            ledger.values().stream()
+                    .filter(e -> e.state() == ToolLedgerEntry.State.STARTED && mine.contains(e.partition())
+                            && !running.contains(e.callId()))
+                    .forEach(toInterrupt::add);
+        }
+
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            // Calls already running here finish and are reported here; the ledger keeps everyone honest.
+        }
+    }
+
+    private void awaitRunningCalls() {
+        long deadline = System.nanoTime() + SHUTDOWN_GRACE.toNanos();
+        while (!running.isEmpty() && finished.size() < running.size() && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** The event in this record, or null if it cannot be read (another service's concern; skipped here). */
+    private static EventEnvelope decode(ConsumerRecord<String, byte[]> r) {
+        try {
+            return EventCodec.decodeEvent(r.value());
+        } catch (MalformedRecordException e) {
+            LOG.warn("unreadable event at {}-{}@{} skipped: {}", r.topic(), r.partition(), r.offset(), e.getMessage());
+            return null;
+        }
+    }
+
+    private ToolLedgerEntry entry(EventEnvelope cause, String callId, int partition, ToolLedgerEntry.State state) {
+        return new ToolLedgerEntry(callId, cause.sessionId(), state, workerId, clock.instant(), partition,
+                cause.userId(), cause.id());
+    }
+
+    private ProducerRecord<String, byte[]> input(String sessionId, String userId, String causationId,
+                                                 SessionInput input, SpanContext trace) {
+        InputEnvelope envelope = new InputEnvelope(UUID.randomUUID().toString(), sessionId, clock.instant(),
+                causationId, userId, input);
+        var record = new ProducerRecord<>(Topics.SESSION_INPUTS.name(), sessionId, EventCodec.encodeInput(envelope));
         TraceHeaders.inject(trace, record.headers());
         return record;
     }
 
-    private ProducerRecord<String, byte[]> ledgerEntry(EventEnvelope cause, ToolCallRequested call,
-                                                       ToolLedgerEntry.State state) {
-        return new ProducerRecord<>(Topics.TOOL_LEDGER.name(), call.callId(), EventCodec.encodeValue(
-                new ToolLedgerEntry(call.callId(), cause.sessionId(), state, workerId, clock.instant())));
-    }
-
-    private void loadLedger() {
-        ledger.clear();
-        CompactedTopicView.readToEnd(kafka, Topics.TOOL_LEDGER.name(), "sandbox-ledger",
-                bytes -> EventCodec.decodeValue(bytes, ToolLedgerEntry.class))
-                .forEach((callId, entry) -> ledger.put(callId, entry.state()));
+    private static ProducerRecord<String, byte[]> ledgerRecord(ToolLedgerEntry entry) {
+        return new ProducerRecord<>(Topics.TOOL_LEDGER.name(), entry.callId(), EventCodec.encodeValue(entry));
     }
 
     @Override
     public void close() {
         loop.close();
+        callThreads.shutdownNow();
         liveOutput.close(Duration.ofSeconds(2));
     }
 }
