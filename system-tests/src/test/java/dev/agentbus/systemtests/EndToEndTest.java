@@ -145,6 +145,25 @@ class EndToEndTest {
     }
 
     @Test
+    void secrets_in_tool_output_never_reach_the_log() throws Exception {
+        model.replyToolCall("write", "{\"path\":\".env\",\"content\":\"OPENAI_API_KEY=sk-live-abcdefghijklmnopqrstuvwxyz\\n\"}")
+                .replyToolCall("shell", "{\"command\":\"cat .env\"}")
+                .replyText("done");
+        GatewayClient gw = stack.gateway;
+        String id = gw.createSession("secrets");
+        gw.postMessage(id, "show me the env file");
+        gw.awaitLog(id, e -> e.event() instanceof TurnEnded, Duration.ofSeconds(30));
+        String log = gw.get("/api/v1/sessions/" + id + "/log").body();
+        List<ToolCallCompleted> results = events(gw.log(id), ToolCallCompleted.class);
+        assertThat(results.getLast().output()).contains("OPENAI_API_KEY=[REDACTED]");
+        // only the model's own tool arguments carry it (the worker needs them as written); no result does
+        assertThat(results).allSatisfy(r -> assertThat(String.valueOf(r.output()) + r.diff())
+                .doesNotContain("sk-live-abcdefghijklmnopqrstuvwxyz"));
+        assertThat(stack.workspace(id).resolve(".env")).content().contains("sk-live-abcdefghijklmnopqrstuvwxyz");
+        assertThat(log).contains("[REDACTED]");
+    }
+
+    @Test
     void the_cli_runs_a_task_to_completion_streams_it_and_exits_0() throws Exception {
         model.replyToolCall("write", "{\"path\":\"hello.txt\",\"content\":\"hi\\n\"}")
                 .replyToolCall("shell", "{\"command\":\"cat hello.txt\"}")

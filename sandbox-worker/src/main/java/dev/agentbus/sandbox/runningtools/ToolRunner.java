@@ -15,6 +15,7 @@ import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.session.SessionEvent.ToolCallRequested;
 import dev.agentbus.events.stream.StreamChunk;
 import dev.agentbus.events.topics.Topics;
+import dev.agentbus.sandbox.redacting.SecretRedactor;
 import dev.agentbus.sandbox.tools.ToolExecutor;
 import dev.agentbus.sandbox.tools.ToolOutcome;
 import io.opentelemetry.api.trace.SpanContext;
@@ -158,7 +159,7 @@ public final class ToolRunner implements AutoCloseable {
         slots.acquireUninterruptibly();
         try {
             long startedAt = System.nanoTime();
-            ToolOutcome outcome = execute(envelope, call, trace);
+            ToolOutcome outcome = redacted(execute(envelope, call, trace));
             long ms = (System.nanoTime() - startedAt) / 1_000_000;
             finished.add(new Finished(envelope, call, partition, outcome, ms, trace));
             LOG.info("session {}: {} {} in {} ms", envelope.sessionId(), call.name(), outcome.ok() ? "ok" : "failed", ms);
@@ -174,7 +175,7 @@ public final class ToolRunner implements AutoCloseable {
             return executor.execute(call.name(), args, workspace, chunk -> {
                 var out = new ProducerRecord<>(Topics.SESSION_STREAM.name(), envelope.sessionId(),
                         EventCodec.encodeValue(new StreamChunk(envelope.sessionId(), StreamChunk.Kind.OUTPUT,
-                                call.callId(), chunk, clock.instant())));
+                                call.callId(), SecretRedactor.redact(chunk), clock.instant())));
                 TraceHeaders.inject(trace, out.headers());
                 liveOutput.send(out);
             });
@@ -184,6 +185,12 @@ public final class ToolRunner implements AutoCloseable {
             LOG.error("tool {} failed unexpectedly", call.name(), e);
             return new ToolOutcome(false, "", "the tool failed unexpectedly: " + e, null, false);
         }
+    }
+
+    /** Secrets never enter the log: the output, error and diff are masked before they are reported. */
+    private static ToolOutcome redacted(ToolOutcome o) {
+        return new ToolOutcome(o.ok(), SecretRedactor.redact(o.output()), SecretRedactor.redact(o.error()),
+                SecretRedactor.redact(o.diff()), o.truncated());
     }
 
     /** The result and FINISHED together, once per call: "results exactly once". */
