@@ -97,6 +97,11 @@ public final class Standalone implements AutoCloseable {
         return broker.bootstrapServers();
     }
 
+    /** The embedded broker, for operations such as a restart (the fault tests use it). */
+    public EmbeddedKafkaBroker broker() {
+        return broker;
+    }
+
     public ApplicationContext context(String service) {
         return contexts.stream().filter(c -> service.equals(c.getProperty("agentbus.service", String.class)
                 .orElse(null))).findFirst().orElseThrow();
