@@ -1,6 +1,8 @@
 package dev.agentbus.cli;
 
+import dev.agentbus.cli.chat.ChatRepl;
 import dev.agentbus.cli.commands.CancelCommand;
+import dev.agentbus.cli.commands.ChatCommand;
 import dev.agentbus.cli.commands.EventsCommand;
 import dev.agentbus.cli.commands.RunCommand;
 import dev.agentbus.cli.commands.SessionsCommand;
@@ -31,14 +33,15 @@ import java.util.concurrent.Callable;
  *
  * <p>It is a thin client on purpose: it holds no state, talks only HTTP/SSE to the gateway (never Kafka), and shows
  * what the session's events say. That keeps it usable against any deployment shape (standalone, compose, k8s) with
- * nothing but a URL and a token. Not yet: an interactive REPL, approvals, replay/fork (those are gateway features
- * the CLI will surface when the API has them).
+ * nothing but a URL and a token. {@code chat} (and plain {@code agentbus} on a terminal) is the interactive REPL.
+ * Not yet: approvals, replay/fork (those are gateway features the CLI will surface when the API has them).
  */
 @Command(name = "agentbus",
         mixinStandardHelpOptions = true,
         versionProvider = AgentbusCli.Version.class,
-        description = "Terminal client for the Agentbus gateway: run agent tasks and inspect sessions.",
-        subcommands = {RunCommand.class, SessionsCommand.class, ShowCommand.class, EventsCommand.class,
+        description = {"Terminal client for the Agentbus gateway: chat with the agent, run tasks, inspect sessions.",
+                "Without a command, on a terminal: the same as `agentbus chat`."},
+        subcommands = {ChatCommand.class, RunCommand.class, SessionsCommand.class, ShowCommand.class, EventsCommand.class,
                 CancelCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Environment: AGENTBUS_URL, AGENTBUS_TOKEN, AGENTBUS_DATA_DIR, NO_COLOR.",
                 "Exit codes: 0 ok / turn COMPLETED or CANCELLED, 1 error, 2 ITERATION_CAP, 64 usage, 130 Ctrl-C.",
@@ -106,9 +109,16 @@ public final class AgentbusCli implements Callable<Integer> {
         cmd.getSubcommands().values().forEach(AgentbusCli::useUsageExitCode);
     }
 
-    /** `agentbus` alone: there is nothing to do without a subcommand, so show what there is (a usage error). */
+    /**
+     * `agentbus` alone: on a terminal, the interactive chat (what LMAgent does without arguments). Otherwise (a
+     * script, a pipe) there is nothing sensible to do without a subcommand, so show what there is (a usage error):
+     * a script that forgot its command should fail, not read its stdin as a conversation.
+     */
     @Override
     public Integer call() {
+        if (context.interactive()) {
+            return new ChatRepl(this, null, null, true).run();
+        }
         spec.commandLine().getErr().println("agentbus: missing command");
         spec.commandLine().usage(spec.commandLine().getErr());
         return ExitCodes.USAGE;

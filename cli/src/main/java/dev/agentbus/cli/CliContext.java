@@ -1,26 +1,40 @@
 package dev.agentbus.cli;
 
 import java.io.Console;
+import java.io.InputStream;
 import java.lang.reflect.Method;
 import java.nio.file.Path;
 import java.util.Map;
 
 /**
  * What the CLI reads from the world outside its arguments: environment, home directory, whether stdout is a
- * terminal, and how Ctrl-C reaches it. Passed in (rather than read from System.* where needed) so tests run every
- * command in-process with a fake environment.
+ * terminal, how Ctrl-C reaches it, and (for {@code chat}) standard input and whether a person is typing on it.
+ * Passed in (rather than read from System.* where needed) so tests run every command in-process with a fake
+ * environment.
+ *
+ * @param tty         stdout is a terminal: decides colours
+ * @param interactive a person types on stdin (a terminal): {@code chat} shows a prompt, and plain {@code agentbus}
+ *                    starts {@code chat} instead of printing the usage
  */
-public record CliContext(Map<String, String> env, Path home, boolean tty, InterruptHook interrupts) {
+public record CliContext(Map<String, String> env, Path home, boolean tty, InterruptHook interrupts,
+                         InputStream stdin, boolean interactive) {
 
     public static final String DEFAULT_URL = "http://localhost:8080";
 
     public CliContext {
         env = Map.copyOf(env);
+        stdin = stdin != null ? stdin : InputStream.nullInputStream();
+    }
+
+    /** A context without standard input (nothing to read, not interactive): enough for every command but chat. */
+    public CliContext(Map<String, String> env, Path home, boolean tty, InterruptHook interrupts) {
+        this(env, home, tty, interrupts, InputStream.nullInputStream(), false);
     }
 
     public static CliContext system() {
-        return new CliContext(System.getenv(), Path.of(System.getProperty("user.home")), isTerminal(),
-                InterruptHook.jvm());
+        boolean terminal = isTerminal();
+        return new CliContext(System.getenv(), Path.of(System.getProperty("user.home")), terminal,
+                InterruptHook.system(), System.in, terminal);
     }
 
     /** An environment variable, or null when unset or empty (an empty value means "not set" for every one we read). */
@@ -40,13 +54,16 @@ public record CliContext(Map<String, String> env, Path home, boolean tty, Interr
         return dir != null ? Path.of(dir) : home.resolve(".agentbus");
     }
 
+    /**
+     * System.console() is a terminal: on JDK 21 it is null unless stdin and stdout are both terminals. Since JDK 22
+     * it is non-null even when they are redirected, and Console.isTerminal() (22+) tells the truth; we compile for
+     * 21, so ask for it reflectively and trust console != null on 21.
+     */
     private static boolean isTerminal() {
         Console console = System.console();
         if (console == null) {
             return false;
         }
-        // Since JDK 22 System.console() is non-null even when output is redirected; Console.isTerminal() (22+)
-        // tells the truth. We compile for 21, so ask for it reflectively and trust console != null on 21.
         try {
             Method isTerminal = Console.class.getMethod("isTerminal");
             return (Boolean) isTerminal.invoke(console);

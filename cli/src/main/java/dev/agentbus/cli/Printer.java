@@ -42,6 +42,24 @@ public final class Printer {
         out.flush();
     }
 
+    /**
+     * Writes a prompt and leaves the cursor after it. The line counts as ended: the person ends it by pressing Enter,
+     * which the terminal echoes. (Without Enter, at Ctrl-C or Ctrl-D, the caller ends the line itself.)
+     */
+    public synchronized void prompt(String prompt) {
+        newline();
+        out.print(prompt);
+        outAtLineStart = true;
+        out.flush();
+    }
+
+    /** A stack trace on stderr, for AGENTBUS_DEBUG. */
+    public synchronized void trace(Throwable t) {
+        newline();
+        t.printStackTrace(err);
+        err.flush();
+    }
+
     /** Ends the current stdout line if something was left on it. */
     public synchronized void newline() {
         if (!outAtLineStart) {

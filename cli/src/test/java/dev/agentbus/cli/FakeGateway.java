@@ -20,6 +20,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A stand-in for the gateway's HTTP API, on the JDK's built-in server: canned JSON answers and scripted SSE
@@ -39,13 +40,26 @@ public final class FakeGateway implements AutoCloseable {
      * What one SSE connection sends: the chunks, then either a close (a dropped connection, from the client's point
      * of view) or holding the connection open like the real stream, which never ends by itself.
      */
-    public record SseScript(List<String> chunks, boolean hold) {
+    public record SseScript(List<String> chunks, boolean hold, String awaitRequest, List<String> afterRequest) {
+        public SseScript(List<String> chunks, boolean hold) {
+            this(chunks, hold, null, List.of());
+        }
+
         public static SseScript thenClose(String... chunks) {
             return new SseScript(List.of(chunks), false);
         }
 
         public static SseScript thenHold(String... chunks) {
             return new SseScript(List.of(chunks), true);
+        }
+
+        /**
+         * Sends {@code chunks}, then waits until the fake has received {@code request} ("METHOD /path"), then sends
+         * {@code after} and holds: a stream that reacts to what the client does, e.g. a turn that ends CANCELLED
+         * once the client posted a cancel.
+         */
+        public static SseScript untilRequest(String request, List<String> chunks, String... after) {
+            return new SseScript(List.copyOf(chunks), true, request, List.of(after));
         }
     }
 
@@ -56,6 +70,7 @@ public final class FakeGateway implements AutoCloseable {
     private final ExecutorService executor = Executors.newCachedThreadPool();
     private final List<Request> requests = new CopyOnWriteArrayList<>();
     private final Map<String, Canned> routes = new ConcurrentHashMap<>();
+    private final Map<String, Deque<Canned>> sequences = new ConcurrentHashMap<>();
     private final Map<String, Deque<SseScript>> streams = new ConcurrentHashMap<>();
     private final CountDownLatch closing = new CountDownLatch(1);
     private volatile String requiredToken;
@@ -73,6 +88,26 @@ public final class FakeGateway implements AutoCloseable {
 
     public FakeGateway json(String method, String path, int status, String body) {
         routes.put(method + " " + path, new Canned(status, "application/json", body));
+        return this;
+    }
+
+    /** Answers the requests to one route in turn with these bodies; the last one answers every request after. */
+    public FakeGateway jsonSequence(String method, String path, int status, String... bodies) {
+        Deque<Canned> answers = new ArrayDeque<>();
+        for (String body : bodies) {
+            answers.add(new Canned(status, "application/json", body));
+        }
+        sequences.put(method + " " + path, answers);
+        return this;
+    }
+
+    /** Like {@link #jsonSequence} with a status per answer: {@code answers} alternates status and body. */
+    public FakeGateway answers(String method, String path, Object... statusThenBody) {
+        Deque<Canned> answers = new ArrayDeque<>();
+        for (int i = 0; i + 1 < statusThenBody.length; i += 2) {
+            answers.add(new Canned((Integer) statusThenBody[i], "application/json", (String) statusThenBody[i + 1]));
+        }
+        sequences.put(method + " " + path, answers);
         return this;
     }
 
@@ -148,10 +183,24 @@ public final class FakeGateway implements AutoCloseable {
                 stream(exchange, path);
                 return;
             }
-            Canned canned = routes.get(request.method() + " " + path);
+            Canned canned = next(request.method() + " " + path);
             send(exchange, canned != null ? canned
                     : new Canned(404, "application/json", "{\"error\":\"not_found\",\"message\":\"no such thing\"}"));
         }
+    }
+
+    private Canned next(String route) {
+        Deque<Canned> answers = sequences.get(route);
+        if (answers != null) {
+            synchronized (answers) {
+                return answers.size() > 1 ? answers.poll() : answers.peek();
+            }
+        }
+        return routes.get(route);
+    }
+
+    private boolean received(String request) {
+        return requests.stream().anyMatch(r -> (r.method() + " " + r.path()).equals(request));
     }
 
     private void stream(HttpExchange exchange, String path) throws IOException {
@@ -167,6 +216,15 @@ public final class FakeGateway implements AutoCloseable {
             for (String chunk : script.chunks()) {
                 out.write(chunk.getBytes(StandardCharsets.UTF_8));
                 out.flush();
+            }
+            if (script.awaitRequest() != null) {
+                while (!received(script.awaitRequest()) && !closing.await(10, TimeUnit.MILLISECONDS)) {
+                    // wait for the client to make the request
+                }
+                for (String chunk : script.afterRequest()) {
+                    out.write(chunk.getBytes(StandardCharsets.UTF_8));
+                    out.flush();
+                }
             }
             if (script.hold()) {
                 closing.await();

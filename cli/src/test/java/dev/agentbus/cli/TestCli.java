@@ -1,7 +1,10 @@
 package dev.agentbus.cli;
 
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -13,6 +16,10 @@ import java.util.function.BooleanSupplier;
 public final class TestCli {
     public final Map<String, String> env = new HashMap<>();
     public final TestInterrupts interrupts = new TestInterrupts();
+    /** Standard input for chat; empty unless a test sets it. */
+    public InputStream stdin = InputStream.nullInputStream();
+    /** Whether stdin counts as a terminal (a person typing): chat prompts, plain `agentbus` starts chat. */
+    public boolean interactive;
     private final Path home;
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
@@ -23,8 +30,18 @@ public final class TestCli {
     }
 
     public int run(String... args) {
-        CliContext context = new CliContext(env, home, false, interrupts);
+        CliContext context = new CliContext(env, home, false, interrupts, stdin, interactive);
         return AgentbusCli.commandLine(context, new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
+    }
+
+    /** Feeds these lines to stdin, as a pipe would (each ends with a newline; then end of input). */
+    public TestCli input(String... lines) {
+        StringBuilder b = new StringBuilder();
+        for (String line : lines) {
+            b.append(line).append('\n');
+        }
+        stdin = new ByteArrayInputStream(b.toString().getBytes(StandardCharsets.UTF_8));
+        return this;
     }
 
     public CompletableFuture<Integer> runAsync(String... args) {

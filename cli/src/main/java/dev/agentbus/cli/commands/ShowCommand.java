@@ -1,18 +1,14 @@
 package dev.agentbus.cli.commands;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentbus.cli.AgentbusCli;
 import dev.agentbus.cli.ExitCodes;
 import dev.agentbus.cli.Printer;
-import dev.agentbus.cli.gateway.GatewayException;
 import dev.agentbus.cli.render.SessionView;
-import dev.agentbus.events.Json;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
-import java.io.IOException;
 import java.util.concurrent.Callable;
 
 /** {@code agentbus show ID}: one session's folded state, for people (or raw with --json). */
@@ -36,17 +32,7 @@ public final class ShowCommand implements Callable<Integer> {
             printer.println(body.strip());
             return ExitCodes.OK;
         }
-        JsonNode state;
-        try {
-            state = Json.mapper().readTree(body);
-        } catch (IOException e) {
-            state = null;
-        }
-        if (state == null || !state.isObject()) {
-            throw new GatewayException(GatewayException.Kind.PROTOCOL, 200,
-                    "the gateway sent a session state that is not a JSON object");
-        }
-        new SessionView(printer).render(state);
+        new SessionView(printer).render(SessionView.parse(body));
         return ExitCodes.OK;
     }
 }

@@ -98,6 +98,25 @@ public final class GatewayClient {
         return send(request(sessionPath(sessionId)).GET().build(), sessionId).body();
     }
 
+    /** GET /api/v1/memory: the caller's memory document ({@code content}, {@code version}, ...). */
+    public JsonNode memory() {
+        return json(send(request("/api/v1/memory").header("Accept", "application/json").GET().build(), null));
+    }
+
+    /** PUT /api/v1/memory: replaces the memory document; answers the new document once it is applied. */
+    public JsonNode setMemory(String content) {
+        ObjectNode body = JSON.createObjectNode().put("content", content);
+        HttpRequest request = request("/api/v1/memory").header("Accept", "application/json")
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(body.toString(), StandardCharsets.UTF_8)).build();
+        return json(send(request, null));
+    }
+
+    /** DELETE /api/v1/memory: empties the memory document; answers the new, empty document. */
+    public JsonNode resetMemory() {
+        return json(send(request("/api/v1/memory").header("Accept", "application/json").DELETE().build(), null));
+    }
+
     /** GET /api/v1/sessions/{id}/log: one event envelope JSON per line, blank lines dropped. */
     public List<String> log(String sessionId) {
         String body = send(request(sessionPath(sessionId) + "/log").header("Accept", "application/x-ndjson")

@@ -2,7 +2,10 @@ package dev.agentbus.cli.render;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentbus.cli.Printer;
+import dev.agentbus.cli.gateway.GatewayException;
+import dev.agentbus.events.Json;
 
+import java.io.IOException;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +26,21 @@ public final class SessionView {
 
     public SessionView(Printer printer) {
         this.p = printer;
+    }
+
+    /** The gateway's GET /api/v1/sessions/{id} answer as a JSON object, or a PROTOCOL error. */
+    public static JsonNode parse(String body) {
+        JsonNode state;
+        try {
+            state = Json.mapper().readTree(body);
+        } catch (IOException e) {
+            state = null;
+        }
+        if (state == null || !state.isObject()) {
+            throw new GatewayException(GatewayException.Kind.PROTOCOL, 200,
+                    "the gateway sent a session state that is not a JSON object");
+        }
+        return state;
     }
 
     public void render(JsonNode s) {

@@ -1,0 +1,38 @@
+package dev.agentbus.cli.commands;
+
+import dev.agentbus.cli.AgentbusCli;
+import dev.agentbus.cli.chat.ChatRepl;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+import java.util.concurrent.Callable;
+
+/** {@code agentbus chat}: the interactive conversation (LMAgent's REPL) against the gateway. See {@link ChatRepl}. */
+@Command(mixinStandardHelpOptions = true, versionProvider = AgentbusCli.Version.class, name = "chat",
+        description = {"Talk to the agent: each line is a message, its turn streams as with run.",
+                "Commands: /help /new /sessions /switch /show /cancel /memory /quit. "
+                        + "Ctrl-C cancels a running turn; Ctrl-C or Ctrl-D at the prompt leaves.",
+                "Reads piped input too: one message (or command) per line, until the end of input.",
+                "Exit code: 0 when you leave; 1 if --session cannot be used."})
+public final class ChatCommand implements Callable<Integer> {
+
+    @ParentCommand
+    AgentbusCli cli;
+
+    @Option(names = "--session", paramLabel = "ID",
+            description = "Continue this session (an id, or a unique prefix of one) instead of starting a new one.")
+    String sessionId;
+
+    @Option(names = "--title", paramLabel = "T",
+            description = "Title of the session your first message creates (default: the message, shortened).")
+    String title;
+
+    @Option(names = "--no-stream-reasoning", description = "Do not show the model's reasoning.")
+    boolean noReasoning;
+
+    @Override
+    public Integer call() {
+        return new ChatRepl(cli, sessionId, title, !noReasoning).run();
+    }
+}

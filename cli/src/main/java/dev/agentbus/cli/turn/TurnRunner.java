@@ -1,0 +1,174 @@
+package dev.agentbus.cli.turn;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentbus.cli.InterruptHook;
+import dev.agentbus.cli.Printer;
+import dev.agentbus.cli.gateway.GatewayClient;
+import dev.agentbus.cli.gateway.GatewayException;
+import dev.agentbus.cli.gateway.SessionStream;
+import dev.agentbus.cli.render.TurnRenderer;
+import dev.agentbus.events.Json;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One turn, as {@code run} and {@code chat} both show it: open the session's event stream, post the message, render
+ * the turn as it happens until {@code turn.ended.v1}, and turn Ctrl-C into a cancel.
+ *
+ * <p>Ctrl-C posts {@code /cancel} (bounded to 3 s) and then either stops streaming at once ({@code cancelGrace} zero,
+ * what {@code run} does: the turn is over as far as the user is concerned) or keeps streaming for up to
+ * {@code cancelGrace} so that the {@code CANCELLED} ending is shown and the session is idle again before the next
+ * prompt ({@code chat}). A second Ctrl-C during that wait stops at once.
+ */
+public final class TurnRunner {
+    private static final Duration CANCEL_TIMEOUT = Duration.ofSeconds(3);
+
+    /**
+     * How a turn ended for the caller. {@code exitCode} is the code derived from the outcome (see ExitCodes), or null
+     * when streaming stopped before the turn ended (interrupted). {@code interrupted}: the user pressed Ctrl-C.
+     */
+    public record Result(Integer exitCode, boolean interrupted) {
+    }
+
+    private final GatewayClient gateway;
+    private final Printer printer;
+    private final InterruptHook interrupts;
+    private final boolean quiet;
+    private final boolean showReasoning;
+    private final Duration cancelGrace;
+
+    public TurnRunner(GatewayClient gateway, Printer printer, InterruptHook interrupts, boolean quiet,
+                      boolean showReasoning, Duration cancelGrace) {
+        this.gateway = gateway;
+        this.printer = printer;
+        this.interrupts = interrupts;
+        this.quiet = quiet;
+        this.showReasoning = showReasoning;
+        this.cancelGrace = cancelGrace;
+    }
+
+    /**
+     * Creates a session and returns its id. A session the gateway accepted but no orchestrator recorded within its
+     * 10 s wait (202 pending) is an error here: a message to it would only get "no session".
+     */
+    public static String createSession(GatewayClient gateway, String title) {
+        GatewayClient.CreatedSession created = gateway.createSession(title);
+        if (created.pending()) {
+            throw new GatewayException(GatewayException.Kind.HTTP, 202, "the gateway accepted session "
+                    + created.id() + " but no orchestrator has created it within 10 s; is an orchestrator running?");
+        }
+        return created.id();
+    }
+
+    /** The seq a session is at now: a turn started after this call streams from here. */
+    public static long lastSeq(GatewayClient gateway, String sessionId) {
+        return lastSeqOf(gateway.session(sessionId));
+    }
+
+    public static long lastSeqOf(String stateJson) {
+        try {
+            JsonNode state = Json.mapper().readTree(stateJson);
+            return state == null ? 0 : state.path("lastSeq").asLong(0);
+        } catch (IOException e) {
+            throw new GatewayException(GatewayException.Kind.PROTOCOL, 200,
+                    "the gateway sent a session state that is not JSON: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Posts {@code text} to the session and streams the turn it starts, from the event after {@code afterSeq}
+     * (0 for a new session: its whole log is this turn). Gateway failures (409 busy, 404, unreachable, the stream
+     * lost for good) leave as {@link GatewayException}.
+     */
+    public Result send(String sessionId, long afterSeq, String text) {
+        TurnRenderer renderer = new TurnRenderer(printer, quiet, showReasoning);
+        SessionStream stream = new SessionStream(gateway, sessionId, afterSeq);
+        Interrupt interrupt = new Interrupt(sessionId, stream);
+        InterruptHook.Registration armed = interrupts.arm(interrupt::fire);
+        try {
+            // Open the stream before posting, so the first tokens are not streamed to nobody; the `after` seq
+            // makes the order of the two irrelevant for the durable events.
+            stream.connectAhead();
+            String inputId;
+            try {
+                inputId = gateway.postMessage(sessionId, text);
+            } catch (GatewayException e) {
+                stream.stop();
+                throw e;
+            }
+            renderer.expectInput(inputId);
+            Integer code = stream.follow(renderer);
+            return new Result(code, interrupt.fired());
+        } finally {
+            armed.close();
+            interrupt.done();
+            stream.stop();
+        }
+    }
+
+    /** What Ctrl-C does during one turn. */
+    private final class Interrupt {
+        private final String sessionId;
+        private final SessionStream stream;
+        private final CountDownLatch turnOver = new CountDownLatch(1);
+        private volatile boolean fired;
+
+        Interrupt(String sessionId, SessionStream stream) {
+            this.sessionId = sessionId;
+            this.stream = stream;
+        }
+
+        boolean fired() {
+            return fired;
+        }
+
+        void done() {
+            turnOver.countDown();
+        }
+
+        /** Ctrl-C: ask the gateway to cancel the turn (bounded, best effort), then stop streaming, now or soon. */
+        void fire() {
+            synchronized (this) {
+                if (fired) {
+                    stream.stop(); // a second Ctrl-C: stop waiting for the cancel to show
+                    return;
+                }
+                fired = true;
+            }
+            boolean cancelled = false;
+            try {
+                gateway.cancelQuickly(sessionId, CANCEL_TIMEOUT);
+                printer.warn("interrupted; asked the gateway to cancel the turn of session " + sessionId);
+                cancelled = true;
+            } catch (GatewayException e) {
+                printer.warn("interrupted; could not cancel the turn: " + e.getMessage());
+            } finally {
+                if (!cancelled || cancelGrace.isZero() || cancelGrace.isNegative()) {
+                    stream.stop();
+                } else {
+                    waitForTheEnd();
+                }
+            }
+        }
+
+        /** Keeps streaming until the CANCELLED ending arrives, at most cancelGrace, without blocking the signal. */
+        private void waitForTheEnd() {
+            Thread waiter = new Thread(() -> {
+                try {
+                    if (!turnOver.await(cancelGrace.toMillis(), TimeUnit.MILLISECONDS)) {
+                        printer.warn("the gateway has not reported the end of the turn yet; session " + sessionId
+                                + " may be busy for a moment");
+                        stream.stop();
+                    }
+                } catch (InterruptedException e) {
+                    stream.stop();
+                }
+            }, "agentbus-cancel-wait");
+            waiter.setDaemon(true);
+            waiter.start();
+        }
+    }
+}
