@@ -287,6 +287,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         p.put("num.partitions", "1");
         // Services create their topics explicitly; a typo must fail rather than invent a topic.
         p.put("auto.create.topics.enable", "false");
+        // Consumer offsets must outlive a long pause of a service: an orchestrator whose group offsets expired
+        // would read session-inputs from the start again. Ten years is "never" for a laptop stack.
+        p.put("offsets.retention.minutes", Long.toString(10L * 366 * 24 * 60));
 
         // Footprint: this shares 2 cores with five services. Kafka's defaults are sized for a
         // dedicated machine (8 I/O threads, 10 background threads, a 128 MiB cleaner buffer

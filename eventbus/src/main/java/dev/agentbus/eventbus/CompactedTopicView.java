@@ -47,7 +47,7 @@ public final class CompactedTopicView<V> implements AutoCloseable {
     }
 
     public Optional<V> get(String key) {
-        return Optional.ofNullable(values.get(key));
+        return key == null ? Optional.empty() : Optional.ofNullable(values.get(key));
     }
 
     /**

@@ -1,14 +1,40 @@
 package dev.agentbus.eventbus;
 
 import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 
 import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /** Reading a whole topic without a consumer group: for services that must see every partition. */
 public final class Partitions {
     private Partitions() {
+    }
+
+    /**
+     * Waits (at most {@code timeout}) until no transaction is open on these partitions, so that what a
+     * {@code read_committed} reader sees up to the end is everything that was committed. Kafka writes commit markers
+     * asynchronously, so right after another writer's commit its last batch can still be invisible; a new owner
+     * folding a partition must not miss it.
+     */
+    public static void awaitStable(KafkaSettings kafka, Collection<TopicPartition> partitions, Duration timeout) {
+        Map<String, Object> uncommitted = new HashMap<>(kafka.consumer(null, "stable-check"));
+        uncommitted.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
+        try (KafkaConsumer<String, byte[]> committedView = new KafkaConsumer<>(kafka.consumer(null, "stable-check"));
+             KafkaConsumer<String, byte[]> uncommittedView = new KafkaConsumer<>(uncommitted)) {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (!committedView.endOffsets(partitions).equals(uncommittedView.endOffsets(partitions))
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Assigns every partition of the topic and seeks to its start (or end), and returns them. */

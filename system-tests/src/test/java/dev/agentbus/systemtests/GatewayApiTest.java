@@ -237,6 +237,20 @@ class GatewayApiTest {
         }
 
         @Test
+        void an_input_without_a_user_goes_to_the_dead_letter_topic() throws Exception {
+            String input = "{\"type\":\"create_session.v1\",\"id\":\"i2\",\"sessionId\":\"userless-session\","
+                    + "\"time\":\"2026-11-22T10:00:00Z\",\"data\":{\"title\":\"x\"}}";
+            try (var producer = producer()) {
+                producer.send(new ProducerRecord<>(Topics.SESSION_INPUTS.name(), "userless-session",
+                        input.getBytes(StandardCharsets.UTF_8))).get();
+            }
+            ConsumerRecord<String, byte[]> dead = awaitDeadLetter("userless-session", Duration.ofSeconds(20));
+            assertThat(new String(dead.headers().lastHeader(DeadLetters.REASON).value(), StandardCharsets.UTF_8))
+                    .contains("no userId");
+            assertSessionsStillWork();
+        }
+
+        @Test
         void an_unknown_event_type_on_the_log_is_skipped_and_the_services_keep_working() throws Exception {
             String future = "{\"type\":\"future_thing.happened.v9\",\"id\":\"f1\",\"sessionId\":\"future-session\","
                     + "\"seq\":1,\"time\":\"2026-11-22T10:00:00Z\",\"userId\":\"local\",\"data\":{\"x\":1}}";

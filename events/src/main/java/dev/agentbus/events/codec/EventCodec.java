@@ -21,7 +21,8 @@ import java.time.Instant;
  *  "userId":"…","data":{…payload…}}</pre>
  *
  * <p>Two kinds of bad record are told apart on purpose (invariant 6): a well-formed envelope with a type this
- * code does not know is read as {@link SessionEvent.UnknownEvent} / {@link SessionInput.UnknownInput} and kept;
+ * code does not know is read as {@link SessionEvent.UnknownEvent} / {@link SessionInput.UnknownInput} and kept
+ * (so is an event of a known type whose payload this code cannot read: its envelope and seq still count);
  * bytes that are not an envelope at all raise {@link MalformedRecordException} and go to the dead-letter topic.
  */
 public final class EventCodec {
@@ -76,9 +77,14 @@ public final class EventCodec {
         String type = required(node, "type");
         JsonNode data = node.path("data");
         Class<? extends SessionEvent> cls = EVENT_TYPES.classOf(type);
-        SessionEvent event = cls == null
-                ? new SessionEvent.UnknownEvent(type, data)
-                : payload(data, cls, type);
+        SessionEvent event;
+        try {
+            event = cls == null ? new SessionEvent.UnknownEvent(type, data) : payload(data, cls, type);
+        } catch (MalformedRecordException unreadablePayload) {
+            // The envelope is sound, so the event keeps its place (and its seq) in the log; only its payload is
+            // beyond this code (a newer writer's enum value, say). Kept as unknown, like an unknown type.
+            event = new SessionEvent.UnknownEvent(type, data);
+        }
         if (!node.hasNonNull("seq") || !node.get("seq").canConvertToLong()) {
             throw new MalformedRecordException("event envelope has no numeric seq");
         }

@@ -26,7 +26,7 @@ public final class Topics {
             MemoryCommand.class, false, Duration.ofDays(7), "memory changes requested through the gateway");
     public static final TopicSpec USER_MEMORY = new TopicSpec("agentbus.user-memory", "user id",
             MemoryDocument.class, true, null, "each user's memory document; written only by the memory-service");
-    public static final TopicSpec TOOL_LEDGER = new TopicSpec("agentbus.tool-ledger", "tool call id",
+    public static final TopicSpec TOOL_LEDGER = new TopicSpec("agentbus.tool-ledger", "session id/tool call id",
             ToolLedgerEntry.class, true, null, "the sandbox-worker's started/finished notes for at-most-once calls");
     public static final TopicSpec DEAD_LETTER = new TopicSpec("agentbus.dead-letter", "original key",
             byte[].class, false, Duration.ofDays(30), "records no service could parse, with the reason in headers");

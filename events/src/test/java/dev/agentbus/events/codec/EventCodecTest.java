@@ -273,19 +273,26 @@ class EventCodecTest {
                 Arguments.of("a time that is not an instant",
                         "{\"type\":\"wait.ended.v1\",\"id\":\"e\",\"sessionId\":\"s\",\"seq\":1,"
                                 + "\"time\":\"yesterday\",\"data\":{}}",
-                        "envelope field 'time' is not an ISO-8601 instant: yesterday"),
-                Arguments.of("a payload field of the wrong shape",
-                        "{\"type\":\"model_call.started.v1\",\"id\":\"e\",\"sessionId\":\"s\",\"seq\":1,"
-                                + "\"data\":{\"requestId\":\"r\",\"iteration\":\"many\"}}",
-                        "payload of model_call.started.v1 cannot be read"),
-                Arguments.of("a payload that is not an object",
-                        "{\"type\":\"session.created.v1\",\"id\":\"e\",\"sessionId\":\"s\",\"seq\":1,"
-                                + "\"data\":\"hello\"}",
-                        "payload of session.created.v1 is not a JSON object"),
-                Arguments.of("a null payload",
-                        "{\"type\":\"session.created.v1\",\"id\":\"e\",\"sessionId\":\"s\",\"seq\":1,"
-                                + "\"data\":null}",
-                        "payload of session.created.v1 is not a JSON object"));
+                        "envelope field 'time' is not an ISO-8601 instant: yesterday"));
+    }
+
+    static Stream<Arguments> unreadablePayloads() {
+        return Stream.of(
+                Arguments.of("a payload field of the wrong shape", "model_call.started.v1",
+                        "{\"requestId\":\"r\",\"iteration\":\"many\"}"),
+                Arguments.of("a payload that is not an object", "session.created.v1", "\"hello\""),
+                Arguments.of("a null payload", "session.created.v1", "null"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("unreadablePayloads")
+    void a_known_type_whose_payload_cannot_be_read_keeps_its_place_as_an_unknown_event(String what, String type,
+                                                                                        String data) {
+        String json = "{\"type\":\"" + type + "\",\"id\":\"e\",\"sessionId\":\"s\",\"seq\":7,\"data\":" + data + "}";
+        EventEnvelope e = EventCodec.decodeEvent(json);
+        assertThat(e.seq()).isEqualTo(7);
+        assertThat(e.event()).isInstanceOfSatisfying(SessionEvent.UnknownEvent.class,
+                u -> assertThat(u.type()).isEqualTo(type));
     }
 
     @ParameterizedTest(name = "{0}")

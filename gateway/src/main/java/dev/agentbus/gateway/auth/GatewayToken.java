@@ -36,6 +36,11 @@ public class GatewayToken {
             t = loadOrCreate(dataDirectory(dataDir).resolve("gateway-token"));
         }
         this.token = t.trim().getBytes(StandardCharsets.UTF_8);
+        // The user id names a directory of workspaces and a Kafka key: keep it to safe characters.
+        if (!userId.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,127}")) {
+            throw new IllegalArgumentException("agentbus.gateway.user must be letters, digits, '.', '_' or '-' "
+                    + "(at most 128, starting with a letter or digit), got '" + userId + "'");
+        }
         this.userId = userId;
     }
 

@@ -165,7 +165,7 @@ public final class SessionDirectory implements AutoCloseable {
                 for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(200))) {
                     handler.accept(r);
                 }
-                if (caughtUp.getCount() > 0 && end.entrySet().stream()
+                if (fromStart && caughtUp.getCount() > 0 && end.entrySet().stream()
                         .allMatch(e -> c.position(e.getKey()) >= e.getValue())) {
                     caughtUp.countDown();
                 }

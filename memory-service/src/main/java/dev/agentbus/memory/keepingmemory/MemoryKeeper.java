@@ -11,6 +11,7 @@ import dev.agentbus.events.codec.MalformedRecordException;
 import dev.agentbus.events.memory.MemoryCommand;
 import dev.agentbus.events.memory.MemoryDocument;
 import dev.agentbus.events.topics.Topics;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -23,6 +24,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,9 +56,18 @@ public final class MemoryKeeper implements AutoCloseable {
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(kafka.transactionalProducer("memory"));
              KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(kafka.consumer("agentbus-memory-service", "memory"))) {
             producer.initTransactions();
-            loadDocuments();
             loop.wakeOnClose(c);
-            c.subscribe(List.of(Topics.MEMORY_COMMANDS.name()));
+            // Reload on every assignment: another replica may have written versions while it owned the partition.
+            c.subscribe(List.of(Topics.MEMORY_COMMANDS.name()), new ConsumerRebalanceListener() {
+                @Override
+                public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+                    loadDocuments();
+                }
+
+                @Override
+                public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+                }
+            });
             while (loop.running()) {
                 ConsumerRecords<String, byte[]> records = c.poll(Duration.ofMillis(500));
                 if (records.isEmpty()) {

@@ -180,7 +180,8 @@ public final class SessionDecider {
 
     /** A reply without tool calls ends the turn, unless it asks to wait. */
     private static void answer(Step step, String content) {
-        Optional<WaitRequest> wait = WaitRequest.fromAnswer(content);
+        Optional<WaitRequest> wait = WaitRequest.fromAnswer(content)
+                .filter(w -> withinReach(w.until(), step.ctx.now()));
         if (wait.isPresent()) {
             step.emit(new WaitScheduled(step.ctx.ids().get(), wait.get().until(), wait.get().reason(), null));
         } else {
@@ -211,7 +212,8 @@ public final class SessionDecider {
             } else {
                 Optional<WaitRequest> wait = waitFromArguments(args, step.ctx.now());
                 if (wait.isEmpty()) {
-                    step.emit(failed(call, "wait needs 'until' (ISO-8601 time) or 'seconds' (>= 0)"));
+                    step.emit(failed(call, "wait needs 'until' (an ISO-8601 time) or 'seconds' (0 or more), at most "
+                            + MAX_WAIT.toDays() + " days ahead"));
                 } else {
                     waitTaken = true;
                     step.emit(new WaitScheduled(step.ctx.ids().get(), wait.get().until(), wait.get().reason(),
@@ -224,12 +226,23 @@ public final class SessionDecider {
     static Optional<WaitRequest> waitFromArguments(JsonNode args, Instant now) {
         String reason = args.hasNonNull("reason") ? args.get("reason").asText() : null;
         if (args.hasNonNull("until")) {
-            return WaitRequest.parseTime(args.get("until").asText()).map(t -> new WaitRequest(t, reason));
+            return WaitRequest.parseTime(args.get("until").asText()).map(t -> new WaitRequest(t, reason))
+                    .filter(w -> withinReach(w.until(), now));
         }
-        if (args.hasNonNull("seconds") && args.get("seconds").canConvertToLong() && args.get("seconds").asLong() >= 0) {
-            return Optional.of(new WaitRequest(now.plusSeconds(args.get("seconds").asLong()), reason));
+        if (args.hasNonNull("seconds") && args.get("seconds").canConvertToLong()) {
+            long seconds = args.get("seconds").asLong();
+            if (seconds >= 0 && seconds <= MAX_WAIT.toSeconds()) {
+                return Optional.of(new WaitRequest(now.plusSeconds(seconds), reason));
+            }
         }
         return Optional.empty();
+    }
+
+    /** A wait further away than this is a mistake (or a trick), not a plan: it is refused, never scheduled. */
+    static final java.time.Duration MAX_WAIT = java.time.Duration.ofDays(366);
+
+    static boolean withinReach(Instant until, Instant now) {
+        return !until.isAfter(now.plus(MAX_WAIT));
     }
 
     private static ToolCallCompleted failed(ToolCallSpec call, String error) {

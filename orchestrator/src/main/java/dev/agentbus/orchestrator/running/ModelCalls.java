@@ -104,11 +104,24 @@ final class ModelCalls implements AutoCloseable {
         ProducerRecord<String, byte[]> record =
                 new ProducerRecord<>(Topics.SESSION_INPUTS.name(), sessionId, EventCodec.encodeInput(input));
         TraceHeaders.inject(trace, record.headers());
-        try {
-            producer.send(record).get();
-        } catch (Exception e) {
-            // The call will be made again when this session's partition is next taken over.
-            LOG.error("could not send the outcome of model call {}: {}", requestId, e.toString());
+        // The answer is worth keeping: retry while Kafka is away rather than leave the session waiting forever.
+        for (int attempt = 1; !threads.isShutdown(); attempt++) {
+            try {
+                producer.send(record).get();
+                return;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (Exception e) {
+                LOG.error("could not send the outcome of model call {} (attempt {}), retrying: {}", requestId,
+                        attempt, e.toString());
+                try {
+                    Thread.sleep(Math.min(30_000, 1000L * attempt));
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
         }
     }
 

@@ -46,7 +46,10 @@ public class OrchestratorRuntime {
         TopicAdmin.ensureTopics(kafka);
         memory = new CompactedTopicView<>(kafka, Topics.USER_MEMORY.name(), "orchestrator-memory",
                 bytes -> EventCodec.decodeValue(bytes, MemoryDocument.class)).start();
-        memory.awaitCaughtUp(Duration.ofSeconds(30));
+        // A turn started before the view is complete would attach an empty memory document.
+        if (!memory.awaitCaughtUp(Duration.ofSeconds(60))) {
+            throw new IllegalStateException("could not read " + Topics.USER_MEMORY.name() + " within 60 s");
+        }
         client = new ModelClient(llm.modelSettings());
         ModelCalls calls = new ModelCalls(kafka, client, new PromptBuilder(systemPrompt), Clock.systemUTC());
         engine = new SessionEngine(kafka, calls,

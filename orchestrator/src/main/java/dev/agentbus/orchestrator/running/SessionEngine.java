@@ -137,23 +137,37 @@ public final class SessionEngine implements AutoCloseable {
         Map<String, SessionState> partition = partitionStates(r.partition());
         SessionState state = partition.getOrDefault(input.sessionId(), SessionState.initial(input.sessionId()));
         String userId = state.userId() != null ? state.userId() : input.userId();
+        if (userId == null) {
+            DeadLetters.send(producer, r, "input has no userId and its session has none", "orchestrator");
+            return;
+        }
         Instant now = clock.instant();
-        Decision decision = decider.decide(state, input,
-                new DecisionContext(now, maxIterations, memory.forUser(userId), () -> UUID.randomUUID().toString()));
+        Decision decision;
+        List<ProducerRecord<String, byte[]>> out = new ArrayList<>();
+        SpanContext trace = TraceHeaders.continueFrom(r.headers());
+        try {
+            decision = decider.decide(state, input,
+                    new DecisionContext(now, maxIterations, memory.forUser(userId), () -> UUID.randomUUID().toString()));
+            long seq = state.lastSeq();
+            for (SessionEvent event : decision.events()) {
+                EventEnvelope envelope = new EventEnvelope(UUID.randomUUID().toString(), input.sessionId(), ++seq,
+                        now, input.id(), userId, event);
+                ProducerRecord<String, byte[]> record = new ProducerRecord<>(Topics.SESSION_EVENTS.name(),
+                        input.sessionId(), EventCodec.encodeEvent(envelope));
+                TraceHeaders.inject(trace, record.headers());
+                out.add(record);
+            }
+        } catch (RuntimeException e) {
+            // A bug or an input the decider cannot handle must not stop the partition: park it with the reason.
+            LOG.error("input {} of session {} could not be decided", input.id(), input.sessionId(), e);
+            DeadLetters.send(producer, r, "could not be decided: " + e, "orchestrator");
+            return;
+        }
         if (decision.ignoredBecause() != null) {
             LOG.debug("input {} of session {} ignored: {}", input.id(), input.sessionId(), decision.ignoredBecause());
             return;
         }
-        SpanContext trace = TraceHeaders.continueFrom(r.headers());
-        long seq = state.lastSeq();
-        for (SessionEvent event : decision.events()) {
-            EventEnvelope envelope = new EventEnvelope(UUID.randomUUID().toString(), input.sessionId(), ++seq, now,
-                    input.id(), userId, event);
-            ProducerRecord<String, byte[]> out = new ProducerRecord<>(Topics.SESSION_EVENTS.name(), input.sessionId(),
-                    EventCodec.encodeEvent(envelope));
-            TraceHeaders.inject(trace, out.headers());
-            producer.send(out);
-        }
+        out.forEach(producer::send);
         SessionState after = decision.state();
         partition.put(input.sessionId(), after);
         for (Effect effect : decision.effects()) {

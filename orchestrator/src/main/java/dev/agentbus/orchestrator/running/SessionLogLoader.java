@@ -1,6 +1,7 @@
 package dev.agentbus.orchestrator.running;
 
 import dev.agentbus.eventbus.KafkaSettings;
+import dev.agentbus.eventbus.Partitions;
 import dev.agentbus.events.codec.EventCodec;
 import dev.agentbus.events.codec.MalformedRecordException;
 import dev.agentbus.events.session.EventEnvelope;
@@ -35,6 +36,8 @@ final class SessionLogLoader {
         long started = System.nanoTime();
         Map<String, SessionState> states = new HashMap<>();
         TopicPartition tp = new TopicPartition(Topics.SESSION_EVENTS.name(), partition);
+        // The previous owner's last transaction may be committed but its marker not yet written.
+        Partitions.awaitStable(kafka, List.of(tp), Duration.ofSeconds(20));
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(kafka.consumer(null, "orchestrator-loader"))) {
             consumer.assign(List.of(tp));
             consumer.seekToBeginning(List.of(tp));

@@ -277,6 +277,25 @@ class SessionDeciderTest {
         }
 
         @Test
+        void a_wait_further_than_a_year_or_beyond_the_clock_is_refused_not_scheduled() {
+            for (String args : List.of("{\"seconds\":99999999999999999}", "{\"seconds\":9223372036854775807}",
+                    "{\"seconds\":-5}", "{\"until\":\"+999999999-12-31T23:59:59Z\"}",
+                    "{\"until\":\"2030-01-01T00:00:00Z\"}")) {
+                Decision d = turnAwaiting("r1").when(toolCalls("r1", new ToolCallSpec("c1", "wait", args)));
+                assertThat(d.events()).as(args).noneMatch(e -> e instanceof WaitScheduled);
+                assertThat(d.events().get(1)).as(args).isInstanceOfSatisfying(ToolCallCompleted.class,
+                        c -> assertThat(c.error()).contains("at most 366 days"));
+            }
+        }
+
+        @Test
+        void a_wait_line_too_far_ahead_is_an_ordinary_answer() {
+            Decision d = turnAwaiting("r1").when(answer("r1", "WAIT: +999999999-12-31T23:59:59Z: never"));
+            assertThat(d.events().getLast()).isInstanceOfSatisfying(TurnEnded.class,
+                    t -> assertThat(t.outcome()).isEqualTo(TurnOutcome.COMPLETED));
+        }
+
+        @Test
         void a_wait_tool_without_a_time_is_answered_with_an_error() {
             Decision d = turnAwaiting("r1").when(toolCalls("r1", new ToolCallSpec("c1", "wait", "{}")));
             assertThat(d.events().get(1)).isInstanceOfSatisfying(ToolCallCompleted.class,

@@ -27,6 +27,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,10 +67,23 @@ public final class ToolRunner implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ToolRunner.class);
     private static final String GROUP = "agentbus-sandbox-worker";
     private static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(5);
+    /** Longer than the longest shell command (120 s), shorter than the consumer's max.poll.interval.ms (300 s). */
+    private static final Duration REVOKE_WAIT = Duration.ofSeconds(150);
 
-    /** A call that has run, waiting for the loop's thread to report it. */
+    /** A call that has run (or was given up before it started), waiting for the loop's thread to report it. */
     private record Finished(EventEnvelope cause, ToolCallRequested call, int partition, ToolOutcome outcome,
-                            long durationMs, SpanContext trace) {
+                            long durationMs, boolean notRun, SpanContext trace) {
+    }
+
+    /** A call handed to a virtual thread and not yet reported. */
+    private static final class CallState {
+        final int partition;
+        volatile boolean started;
+        volatile boolean cancelled;
+
+        CallState(int partition) {
+            this.partition = partition;
+        }
     }
 
     private final KafkaSettings kafka;
@@ -83,9 +97,10 @@ public final class ToolRunner implements AutoCloseable {
     private final Semaphore slots;
     /** The last call of each session, so the next one starts after it. */
     private final Map<String, CompletableFuture<Void>> sessionTails = new ConcurrentHashMap<>();
-    private final Set<String> running = ConcurrentHashMap.newKeySet();
+    /** Calls of this worker not yet reported, by ledger key. */
+    private final Map<String, CallState> running = new ConcurrentHashMap<>();
     private final LinkedBlockingQueue<Finished> finished = new LinkedBlockingQueue<>();
-    /** Ledger entries by call id; touched only on the loop's thread. */
+    /** Ledger entries by ledger key (session id / call id); touched only on the loop's thread. */
     private final Map<String, ToolLedgerEntry> ledger = new HashMap<>();
     private final List<ToolLedgerEntry> toInterrupt = new ArrayList<>();
 
@@ -111,16 +126,22 @@ public final class ToolRunner implements AutoCloseable {
              KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(kafka.consumer(GROUP, "sandbox-worker"))) {
             producer.initTransactions();
             loop.wakeOnClose(c);
-            c.subscribe(List.of(Topics.SESSION_EVENTS.name()), new Takeover());
+            c.subscribe(List.of(Topics.SESSION_EVENTS.name()), new Takeover(producer, c));
             while (loop.running()) {
-                ConsumerRecords<String, byte[]> records = c.poll(Duration.ofMillis(50));
+                ConsumerRecords<String, byte[]> records;
+                try {
+                    records = c.poll(Duration.ofMillis(50));
+                } catch (WakeupException closing) {
+                    break; // report what has finished before closing, below
+                }
                 reportInterrupted(producer, c);
                 Map<TopicPartition, OffsetAndMetadata> consumed = new HashMap<>();
                 for (ConsumerRecord<String, byte[]> r : records) {
                     consumed.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
                     EventEnvelope envelope = decode(r);
                     if (envelope != null && envelope.event() instanceof ToolCallRequested call
-                            && ToolExecutor.TOOL_NAMES.contains(call.name()) && !ledger.containsKey(call.callId())) {
+                            && ToolExecutor.TOOL_NAMES.contains(call.name())
+                            && !ledger.containsKey(key(envelope.sessionId(), call.callId()))) {
                         begin(producer, c, r, envelope, call, consumed);
                         consumed.clear();
                     }
@@ -147,21 +168,35 @@ public final class ToolRunner implements AutoCloseable {
                     new SessionInput.MarkToolCallStarted(call.callId(), workerId), trace));
             offsets.putAll(consumed);
         });
-        ledger.put(call.callId(), started);
-        running.add(call.callId());
+        ledger.put(key(started), started);
+        CallState state = new CallState(r.partition());
+        running.put(key(started), state);
         CompletableFuture<Void> next = sessionTails.compute(envelope.sessionId(), (session, tail) ->
                 (tail == null ? CompletableFuture.<Void>completedFuture(null) : tail)
-                        .thenRunAsync(() -> runCall(envelope, call, r.partition(), trace), callThreads));
+                        .thenRunAsync(() -> runCall(envelope, call, state, trace), callThreads));
         next.whenComplete((ok, error) -> sessionTails.remove(envelope.sessionId(), next));
     }
 
-    private void runCall(EventEnvelope envelope, ToolCallRequested call, int partition, SpanContext trace) {
+    private void runCall(EventEnvelope envelope, ToolCallRequested call, CallState state, SpanContext trace) {
         slots.acquireUninterruptibly();
         try {
+            if (state.cancelled) {
+                finished.add(new Finished(envelope, call, state.partition, new ToolOutcome(false, null,
+                        "not run: this session moved to another sandbox-worker before the call started; "
+                                + "ask for it again", null, false), 0, true, trace));
+                return;
+            }
+            state.started = true;
             long startedAt = System.nanoTime();
-            ToolOutcome outcome = redacted(execute(envelope, call, trace));
+            ToolOutcome outcome;
+            try {
+                outcome = redacted(execute(envelope, call, trace));
+            } catch (Throwable t) {
+                // Never let one call break the chain of its session's later calls, or go unreported.
+                outcome = new ToolOutcome(false, "", "the tool failed unexpectedly: " + t, null, false);
+            }
             long ms = (System.nanoTime() - startedAt) / 1_000_000;
-            finished.add(new Finished(envelope, call, partition, outcome, ms, trace));
+            finished.add(new Finished(envelope, call, state.partition, outcome, ms, false, trace));
             LOG.info("session {}: {} {} in {} ms", envelope.sessionId(), call.name(), outcome.ok() ? "ok" : "failed", ms);
         } finally {
             slots.release();
@@ -193,23 +228,27 @@ public final class ToolRunner implements AutoCloseable {
                 SecretRedactor.redact(o.diff()), o.truncated());
     }
 
-    /** The result and FINISHED together, once per call: "results exactly once". */
+    /**
+     * The result and FINISHED together, once per call: "results exactly once". An item leaves the queue only after
+     * its transaction committed; if the commit fails, the loop starts over and reports it then.
+     */
     private void reportFinished(KafkaProducer<String, byte[]> producer, KafkaConsumer<String, byte[]> c) {
-        Finished f;
-        while ((f = finished.poll()) != null) {
-            Finished done = f;
+        Finished done;
+        while ((done = finished.peek()) != null) {
             ToolOutcome o = done.outcome();
             var result = new SessionInput.RecordToolResult(done.call().callId(), o.ok(), o.output(), o.error(),
-                    o.diff(), o.truncated(), done.durationMs(), false);
+                    o.diff(), o.truncated(), done.durationMs(), done.notRun());
             ToolLedgerEntry end = entry(done.cause(), done.call().callId(), done.partition(),
                     ToolLedgerEntry.State.FINISHED);
+            Finished report = done;
             Transactions.commit(producer, c, offsets -> {
-                producer.send(input(done.cause().sessionId(), done.cause().userId(), done.cause().id(), result,
-                        done.trace()));
+                producer.send(input(report.cause().sessionId(), report.cause().userId(), report.cause().id(), result,
+                        report.trace()));
                 producer.send(ledgerRecord(end));
             });
-            ledger.put(end.callId(), end);
-            running.remove(end.callId());
+            finished.remove();
+            ledger.put(key(end), end);
+            running.remove(key(end));
         }
     }
 
@@ -229,7 +268,7 @@ public final class ToolRunner implements AutoCloseable {
                         TraceHeaders.newTrace()));
                 producer.send(ledgerRecord(end));
             });
-            ledger.put(end.callId(), end);
+            ledger.put(key(end), end);
         }
         toInterrupt.clear();
     }
@@ -237,36 +276,67 @@ public final class ToolRunner implements AutoCloseable {
     /**
      * On being given partitions: re-read the ledger (another replica may have written to it since we last did), and
      * mark for reporting every call of those partitions that was started, never finished, and is not running here.
+     * On giving partitions away: calls of theirs that have not started are given up (reported "not run"), and the
+     * running ones are waited for and reported here, so the next owner never reports a live call as interrupted.
      */
     private final class Takeover implements ConsumerRebalanceListener {
+        private final KafkaProducer<String, byte[]> producer;
+        private final KafkaConsumer<String, byte[]> consumer;
+
+        Takeover(KafkaProducer<String, byte[]> producer, KafkaConsumer<String, byte[]> consumer) {
+            this.producer = producer;
+            this.consumer = consumer;
+        }
+
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
             Set<Integer> mine = partitions.stream().map(TopicPartition::partition).collect(Collectors.toSet());
             ledger.clear();
-            ledger.putAll(CompactedTopicView.readToEnd(kafka, Topics.TOOL_LEDGER.name(), "sandbox-ledger",
-                    bytes -> EventCodec.decodeValue(bytes, ToolLedgerEntry.class)));
+            CompactedTopicView.readToEnd(kafka, Topics.TOOL_LEDGER.name(), "sandbox-ledger",
+                    bytes -> EventCodec.decodeValue(bytes, ToolLedgerEntry.class)).values()
+                    .forEach(e -> ledger.put(key(e), e));
             ledger.values().stream()
                     .filter(e -> e.state() == ToolLedgerEntry.State.STARTED && mine.contains(e.partition())
-                            && !running.contains(e.callId()))
+                            && !running.containsKey(key(e)))
                     .forEach(toInterrupt::add);
         }
 
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-            // Calls already running here finish and are reported here; the ledger keeps everyone honest.
+            Set<Integer> leaving = partitions.stream().map(TopicPartition::partition).collect(Collectors.toSet());
+            running.values().stream().filter(s -> leaving.contains(s.partition) && !s.started)
+                    .forEach(s -> s.cancelled = true);
+            long deadline = System.nanoTime() + REVOKE_WAIT.toNanos();
+            while (running.values().stream().anyMatch(s -> leaving.contains(s.partition))
+                    && System.nanoTime() < deadline) {
+                reportFinished(producer, consumer);
+                pause();
+            }
         }
     }
 
     private void awaitRunningCalls() {
         long deadline = System.nanoTime() + SHUTDOWN_GRACE.toNanos();
-        while (!running.isEmpty() && finished.size() < running.size() && System.nanoTime() < deadline) {
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
+        while (finished.size() < running.size() && System.nanoTime() < deadline) {
+            pause();
         }
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(50);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Call ids are unique within a session only, so the ledger is keyed by both. */
+    private static String key(String sessionId, String callId) {
+        return sessionId + "/" + callId;
+    }
+
+    private static String key(ToolLedgerEntry e) {
+        return key(e.sessionId(), e.callId());
     }
 
     /** The event in this record, or null if it cannot be read (another service's concern; skipped here). */
@@ -294,7 +364,7 @@ public final class ToolRunner implements AutoCloseable {
     }
 
     private static ProducerRecord<String, byte[]> ledgerRecord(ToolLedgerEntry entry) {
-        return new ProducerRecord<>(Topics.TOOL_LEDGER.name(), entry.callId(), EventCodec.encodeValue(entry));
+        return new ProducerRecord<>(Topics.TOOL_LEDGER.name(), key(entry), EventCodec.encodeValue(entry));
     }
 
     @Override

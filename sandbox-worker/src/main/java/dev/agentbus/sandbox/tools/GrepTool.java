@@ -54,6 +54,9 @@ final class GrepTool implements Tool {
             if (glob != null && !glob.matches(byName ? file.getFileName() : target.relativize(file))) {
                 continue;
             }
+            if (!Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                continue; // a FIFO or device would block the read forever
+            }
             if (Files.size(file) > settings.maxFileBytes()) {
                 skippedLarge++;
                 continue;

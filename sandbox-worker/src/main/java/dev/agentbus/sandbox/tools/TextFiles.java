@@ -26,6 +26,10 @@ final class TextFiles {
         if (Files.isDirectory(file)) {
             throw new ToolFailure("is a directory, not a file: " + shown + " (use ls to list it)");
         }
+        if (!Files.isRegularFile(file)) {
+            // A FIFO or device would block the read forever and hold a worker slot with it.
+            throw new ToolFailure("not a regular file: " + shown);
+        }
         long size = Files.size(file);
         if (size > maxBytes) {
             throw new ToolFailure("file is too large: " + shown + " is " + size + " bytes, the limit is " + maxBytes

@@ -37,6 +37,9 @@ final class WriteTool implements Tool {
             throw new ToolFailure("content is " + bytes.length + " bytes, more than the file limit of "
                     + settings.maxFileBytes() + " bytes");
         }
+        if (Files.exists(file) && !Files.isRegularFile(file)) {
+            throw new ToolFailure("not a regular file, cannot write over it: " + shown);
+        }
         boolean existed = Files.exists(file);
         String before = existed ? previousText(file) : null;
         AtomicFiles.write(file, bytes);

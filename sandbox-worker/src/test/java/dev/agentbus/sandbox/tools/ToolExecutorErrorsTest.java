@@ -43,6 +43,21 @@ class ToolExecutorErrorsTest {
     }
 
     @Test
+    void a_fifo_is_refused_instead_of_blocking_the_worker_forever() throws Exception {
+        Path fifo = ws.resolve("pipe");
+        Process mk = new ProcessBuilder("mkfifo", fifo.toString()).start();
+        assertThat(mk.waitFor()).isZero();
+
+        assertThat(tools.execute("read", args("path", "pipe"), ws, null).error()).isEqualTo("not a regular file: pipe");
+        assertThat(tools.execute("edit", args("path", "pipe", "old_text", "a", "new_text", "b"), ws, null).ok())
+                .isFalse();
+        assertThat(tools.execute("write", args("path", "pipe", "content", "x"), ws, null).error())
+                .startsWith("not a regular file");
+        assertThat(tools.execute("grep", args("pattern", "x"), ws, null).ok()).isTrue();
+        assertThat(tools.execute("grep", args("pattern", "x", "path", "pipe"), ws, null).ok()).isTrue();
+    }
+
+    @Test
     void null_arguments_mean_none() {
         assertThat(tools.execute("ls", null, ws, null).ok()).isTrue();
         assertThat(tools.execute("read", null, ws, null).error()).isEqualTo("missing required argument: path");

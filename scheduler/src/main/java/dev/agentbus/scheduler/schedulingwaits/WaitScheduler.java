@@ -37,6 +37,9 @@ import java.util.concurrent.TimeUnit;
 public final class WaitScheduler implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(WaitScheduler.class);
 
+    /** Timers beyond this are armed for this long and re-armed when they fire early (see {@link #fire}). */
+    private static final Duration MAX_DELAY = Duration.ofDays(400);
+
     private final KafkaSettings kafka;
     private final Clock clock;
     private final PendingWaits waits = new PendingWaits();
@@ -80,7 +83,7 @@ public final class WaitScheduler implements AutoCloseable {
         EventEnvelope e;
         try {
             e = EventCodec.decodeEvent(r.value());
-        } catch (MalformedRecordException ex) {
+        } catch (RuntimeException ex) {
             // The orchestrator dead-letters bad inputs; a bad event is not ours to move. Skip it.
             LOG.warn("unreadable event at {}-{}@{} skipped: {}", r.topic(), r.partition(), r.offset(), ex.getMessage());
             return;
@@ -99,12 +102,18 @@ public final class WaitScheduler implements AutoCloseable {
     }
 
     private void arm(String sessionId, PendingWait wait, String userId) {
-        long delay = Math.max(0, Duration.between(clock.instant(), wait.until()).toMillis());
+        // Saturating: a log written by something else may hold any time; it must not break the scheduler.
+        Duration until = Duration.between(clock.instant(), wait.until());
+        long delay = until.isNegative() ? 0 : until.compareTo(MAX_DELAY) > 0 ? MAX_DELAY.toMillis() : until.toMillis();
         LOG.info("session {}: wake-up armed for {} (in {} ms)", sessionId, wait.until(), delay);
         timers.put(wait.waitId(), timer.schedule(() -> fire(sessionId, wait, userId), delay, TimeUnit.MILLISECONDS));
     }
 
     private void fire(String sessionId, PendingWait wait, String userId) {
+        if (clock.instant().isBefore(wait.until())) {
+            arm(sessionId, wait, userId); // a far wait armed for MAX_DELAY: not due yet
+            return;
+        }
         timers.remove(wait.waitId());
         InputEnvelope input = new InputEnvelope(UUID.randomUUID().toString(), sessionId, clock.instant(),
                 wait.waitId(), userId, new SessionInput.WakeUp(wait.waitId()));
@@ -113,13 +122,15 @@ public final class WaitScheduler implements AutoCloseable {
         TraceHeaders.inject(TraceHeaders.newTrace(), record.headers());
         producer.send(record, (meta, error) -> {
             if (error != null) {
-                LOG.error("wake-up of session {} not sent: {}", sessionId, error.toString());
+                // Kafka was unreachable for the producer's whole delivery time-out: try again, or the session
+                // would wait forever. A wake-up that arrives twice is ignored by the orchestrator.
+                LOG.error("wake-up of session {} not sent, retrying in 1 s: {}", sessionId, error.toString());
+                timers.put(wait.waitId(), timer.schedule(() -> fire(sessionId, wait, userId), 1, TimeUnit.SECONDS));
             } else {
                 LOG.info("session {}: woken at {} for wait until {}", sessionId, clock.instant(), wait.until());
             }
         });
     }
-
 
     @Override
     public void close() {
