@@ -14,6 +14,12 @@ final class CliProcess {
     }
 
     static Result run(String gatewayUrl, String token, Path scratch, String... args) throws Exception {
+        return runWithInput(gatewayUrl, token, scratch, "", args);
+    }
+
+    /** Runs it with {@code stdin} piped in (the REPL reads it line by line, then exits at its end). */
+    static Result runWithInput(String gatewayUrl, String token, Path scratch, String stdin, String... args)
+            throws Exception {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
                 AgentbusCli.class.getName()));
@@ -21,7 +27,9 @@ final class CliProcess {
         Files.createDirectories(scratch);
         Path out = Files.createTempFile(scratch, "cli", ".out");
         Path err = Files.createTempFile(scratch, "cli", ".err");
-        ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
+        Path in = Files.writeString(Files.createTempFile(scratch, "cli", ".in"), stdin);
+        ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile())
+                .redirectInput(in.toFile());
         pb.environment().put("AGENTBUS_URL", gatewayUrl);
         pb.environment().put("AGENTBUS_TOKEN", token);
         pb.environment().put("NO_COLOR", "1");

@@ -187,6 +187,19 @@ class EndToEndTest {
                 .anyMatch(l -> l.contains("turn.ended.v1"));
     }
 
+    @Test
+    void the_cli_chat_keeps_one_session_across_turns() throws Exception {
+        model.replyText("Hello, Ada.").replyText("Your name is Ada.");
+        int before = stack.gateway.get("/api/v1/sessions").json().size();
+        var result = CliProcess.runWithInput(stack.stack.gatewayUrl(), StandaloneStack.TOKEN, dataDir.resolve("cli"),
+                "my name is Ada\nwhat is my name?\n/quit\n", "chat");
+        assertThat(result.exitCode()).as(result.out() + result.err()).isZero();
+        assertThat(result.out()).contains("Hello, Ada.").contains("Your name is Ada.");
+        assertThat(stack.gateway.get("/api/v1/sessions").json().size()).isEqualTo(before + 1);
+        // the second turn was asked with the first one in its history
+        assertThat(model.lastRequest().get("messages").toString()).contains("my name is Ada").contains("Hello, Ada.");
+    }
+
     static <T extends SessionEvent> List<T> events(List<EventEnvelope> log, Class<T> type) {
         return log.stream().map(EventEnvelope::event).filter(type::isInstance).map(type::cast).toList();
     }
