@@ -37,6 +37,18 @@ public final class EventCodec {
     private EventCodec() {
     }
 
+    // ---- wire type names ------------------------------------------------------------------------------------
+
+    /** The wire type name of an event (an unknown one keeps the name it was read with). */
+    public static String typeOf(SessionEvent event) {
+        return event instanceof SessionEvent.UnknownEvent u ? u.type() : EVENT_TYPES.nameOf(event.getClass());
+    }
+
+    /** The wire type name of an input (an unknown one keeps the name it was read with). */
+    public static String typeOf(SessionInput input) {
+        return input instanceof SessionInput.UnknownInput u ? u.type() : INPUT_TYPES.nameOf(input.getClass());
+    }
+
     // ---- session events -------------------------------------------------------------------------------------
 
     public static byte[] encodeEvent(EventEnvelope e) {
@@ -49,11 +61,7 @@ public final class EventCodec {
 
     public static ObjectNode eventNode(EventEnvelope e) {
         ObjectNode node = JSON.createObjectNode();
-        if (e.event() instanceof SessionEvent.UnknownEvent unknown) {
-            node.put("type", unknown.type());
-        } else {
-            node.put("type", EVENT_TYPES.nameOf(e.event().getClass()));
-        }
+        node.put("type", typeOf(e.event()));
         node.put("id", e.id());
         node.put("sessionId", e.sessionId());
         node.put("seq", e.seq());
@@ -96,8 +104,7 @@ public final class EventCodec {
 
     public static byte[] encodeInput(InputEnvelope e) {
         ObjectNode node = JSON.createObjectNode();
-        node.put("type", e.input() instanceof SessionInput.UnknownInput u
-                ? u.type() : INPUT_TYPES.nameOf(e.input().getClass()));
+        node.put("type", typeOf(e.input()));
         node.put("id", e.id());
         node.put("sessionId", e.sessionId());
         node.put("time", e.time() == null ? null : e.time().toString());

@@ -1,7 +1,6 @@
 package dev.agentbus.events.state;
 
 import dev.agentbus.events.session.EventEnvelope;
-import dev.agentbus.events.session.SessionEvent;
 import dev.agentbus.events.session.SessionEvent.InputRejected;
 import dev.agentbus.events.session.SessionEvent.MemoryAttached;
 import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;

@@ -1,6 +1,7 @@
 package dev.agentbus.gateway.sessions;
 
 import dev.agentbus.eventbus.KafkaSettings;
+import dev.agentbus.eventbus.Records;
 import dev.agentbus.eventbus.TraceHeaders;
 import dev.agentbus.events.codec.EventCodec;
 import dev.agentbus.events.input.InputEnvelope;
@@ -31,17 +32,18 @@ public final class InputSender implements AutoCloseable {
     public String send(String sessionId, String userId, SessionInput input) {
         String id = UUID.randomUUID().toString();
         InputEnvelope envelope = new InputEnvelope(id, sessionId, Instant.now(), null, userId, input);
-        publish(new ProducerRecord<>(Topics.SESSION_INPUTS.name(), sessionId, EventCodec.encodeInput(envelope)));
+        publish(Records.input(envelope, "gateway", TraceHeaders.newTrace()));
         return id;
     }
 
     public void send(MemoryCommand command) {
-        publish(new ProducerRecord<>(Topics.MEMORY_COMMANDS.name(), command.userId(),
-                EventCodec.encodeMemoryCommand(command)));
+        var record = new ProducerRecord<>(Topics.MEMORY_COMMANDS.name(), command.userId(),
+                EventCodec.encodeMemoryCommand(command));
+        TraceHeaders.inject(TraceHeaders.newTrace(), record.headers());
+        publish(record);
     }
 
     private void publish(ProducerRecord<String, byte[]> record) {
-        TraceHeaders.inject(TraceHeaders.newTrace(), record.headers());
         try {
             producer.send(record).get(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {

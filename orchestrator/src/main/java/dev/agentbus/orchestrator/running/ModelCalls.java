@@ -1,8 +1,7 @@
 package dev.agentbus.orchestrator.running;
 
 import dev.agentbus.eventbus.KafkaSettings;
-import dev.agentbus.eventbus.TraceHeaders;
-import dev.agentbus.events.codec.EventCodec;
+import dev.agentbus.eventbus.Records;
 import dev.agentbus.events.input.InputEnvelope;
 import dev.agentbus.events.input.SessionInput;
 import dev.agentbus.events.input.SessionInput.RecordModelFailure;
@@ -11,7 +10,6 @@ import dev.agentbus.events.session.TokenUsage;
 import dev.agentbus.events.session.ToolCallSpec;
 import dev.agentbus.events.state.SessionState;
 import dev.agentbus.events.stream.StreamChunk;
-import dev.agentbus.events.topics.Topics;
 import dev.agentbus.modelclient.DeltaListener;
 import dev.agentbus.modelclient.ModelCallException;
 import dev.agentbus.modelclient.ModelClient;
@@ -101,9 +99,7 @@ final class ModelCalls implements AutoCloseable {
         }
         InputEnvelope input = new InputEnvelope(UUID.randomUUID().toString(), sessionId, clock.instant(), requestId,
                 state.userId(), outcome);
-        ProducerRecord<String, byte[]> record =
-                new ProducerRecord<>(Topics.SESSION_INPUTS.name(), sessionId, EventCodec.encodeInput(input));
-        TraceHeaders.inject(trace, record.headers());
+        ProducerRecord<String, byte[]> record = Records.input(input, "orchestrator", trace);
         // The answer is worth keeping: retry while Kafka is away rather than leave the session waiting forever.
         for (int attempt = 1; !threads.isShutdown(); attempt++) {
             try {
@@ -129,11 +125,7 @@ final class ModelCalls implements AutoCloseable {
         if (text == null || text.isEmpty()) {
             return;
         }
-        StreamChunk chunk = new StreamChunk(sessionId, kind, ref, text, clock.instant());
-        ProducerRecord<String, byte[]> record =
-                new ProducerRecord<>(Topics.SESSION_STREAM.name(), sessionId, EventCodec.encodeValue(chunk));
-        TraceHeaders.inject(trace, record.headers());
-        producer.send(record);
+        producer.send(Records.streamChunk(new StreamChunk(sessionId, kind, ref, text, clock.instant()), trace));
     }
 
     @Override

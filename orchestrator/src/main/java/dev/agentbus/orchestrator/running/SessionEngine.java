@@ -2,6 +2,7 @@ package dev.agentbus.orchestrator.running;
 
 import dev.agentbus.eventbus.DeadLetters;
 import dev.agentbus.eventbus.KafkaSettings;
+import dev.agentbus.eventbus.Records;
 import dev.agentbus.eventbus.ServiceLoop;
 import dev.agentbus.eventbus.Transactions;
 import dev.agentbus.eventbus.TraceHeaders;
@@ -152,10 +153,7 @@ public final class SessionEngine implements AutoCloseable {
             for (SessionEvent event : decision.events()) {
                 EventEnvelope envelope = new EventEnvelope(UUID.randomUUID().toString(), input.sessionId(), ++seq,
                         now, input.id(), userId, event);
-                ProducerRecord<String, byte[]> record = new ProducerRecord<>(Topics.SESSION_EVENTS.name(),
-                        input.sessionId(), EventCodec.encodeEvent(envelope));
-                TraceHeaders.inject(trace, record.headers());
-                out.add(record);
+                out.add(Records.event(envelope, "orchestrator", trace));
             }
         } catch (RuntimeException e) {
             // A bug or an input the decider cannot handle must not stop the partition: park it with the reason.

@@ -2,6 +2,7 @@ package dev.agentbus.sandbox.runningtools;
 
 import dev.agentbus.eventbus.CompactedTopicView;
 import dev.agentbus.eventbus.KafkaSettings;
+import dev.agentbus.eventbus.Records;
 import dev.agentbus.eventbus.ServiceLoop;
 import dev.agentbus.eventbus.TraceHeaders;
 import dev.agentbus.eventbus.Transactions;
@@ -207,13 +208,9 @@ public final class ToolRunner implements AutoCloseable {
         try {
             var workspace = workspaces.forSession(envelope.userId(), envelope.sessionId());
             var args = Json.mapper().readTree(call.arguments());
-            return executor.execute(call.name(), args, workspace, chunk -> {
-                var out = new ProducerRecord<>(Topics.SESSION_STREAM.name(), envelope.sessionId(),
-                        EventCodec.encodeValue(new StreamChunk(envelope.sessionId(), StreamChunk.Kind.OUTPUT,
-                                call.callId(), SecretRedactor.redact(chunk), clock.instant())));
-                TraceHeaders.inject(trace, out.headers());
-                liveOutput.send(out);
-            });
+            return executor.execute(call.name(), args, workspace, chunk -> liveOutput.send(Records.streamChunk(
+                    new StreamChunk(envelope.sessionId(), StreamChunk.Kind.OUTPUT, call.callId(),
+                            SecretRedactor.redact(chunk), clock.instant()), trace)));
         } catch (IOException e) {
             return new ToolOutcome(false, "", "cannot prepare the workspace: " + e.getMessage(), null, false);
         } catch (RuntimeException e) {
@@ -356,11 +353,8 @@ public final class ToolRunner implements AutoCloseable {
 
     private ProducerRecord<String, byte[]> input(String sessionId, String userId, String causationId,
                                                  SessionInput input, SpanContext trace) {
-        InputEnvelope envelope = new InputEnvelope(UUID.randomUUID().toString(), sessionId, clock.instant(),
-                causationId, userId, input);
-        var record = new ProducerRecord<>(Topics.SESSION_INPUTS.name(), sessionId, EventCodec.encodeInput(envelope));
-        TraceHeaders.inject(trace, record.headers());
-        return record;
+        return Records.input(new InputEnvelope(UUID.randomUUID().toString(), sessionId, clock.instant(),
+                causationId, userId, input), "sandbox-worker", trace);
     }
 
     private static ProducerRecord<String, byte[]> ledgerRecord(ToolLedgerEntry entry) {

@@ -1,11 +1,11 @@
 package dev.agentbus.scheduler.schedulingwaits;
 
 import dev.agentbus.eventbus.KafkaSettings;
+import dev.agentbus.eventbus.Records;
 import dev.agentbus.eventbus.Partitions;
 import dev.agentbus.eventbus.ServiceLoop;
 import dev.agentbus.eventbus.TraceHeaders;
 import dev.agentbus.events.codec.EventCodec;
-import dev.agentbus.events.codec.MalformedRecordException;
 import dev.agentbus.events.input.InputEnvelope;
 import dev.agentbus.events.input.SessionInput;
 import dev.agentbus.events.session.EventEnvelope;
@@ -14,7 +14,6 @@ import dev.agentbus.events.topics.Topics;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -117,10 +116,7 @@ public final class WaitScheduler implements AutoCloseable {
         timers.remove(wait.waitId());
         InputEnvelope input = new InputEnvelope(UUID.randomUUID().toString(), sessionId, clock.instant(),
                 wait.waitId(), userId, new SessionInput.WakeUp(wait.waitId()));
-        ProducerRecord<String, byte[]> record =
-                new ProducerRecord<>(Topics.SESSION_INPUTS.name(), sessionId, EventCodec.encodeInput(input));
-        TraceHeaders.inject(TraceHeaders.newTrace(), record.headers());
-        producer.send(record, (meta, error) -> {
+        producer.send(Records.input(input, "scheduler", TraceHeaders.newTrace()), (meta, error) -> {
             if (error != null) {
                 // Kafka was unreachable for the producer's whole delivery time-out: try again, or the session
                 // would wait forever. A wake-up that arrives twice is ignored by the orchestrator.
