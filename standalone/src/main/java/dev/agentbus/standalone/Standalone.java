@@ -1,6 +1,7 @@
 package dev.agentbus.standalone;
 
 import dev.agentbus.broker.EmbeddedKafkaBroker;
+import dev.agentbus.eventbus.DataDir;
 import dev.agentbus.gateway.GatewayApplication;
 import dev.agentbus.gateway.auth.GatewayToken;
 import dev.agentbus.memory.MemoryServiceApplication;
@@ -41,9 +42,8 @@ public final class Standalone implements AutoCloseable {
     }
 
     public static void main(String[] args) {
-        String dir = env("AGENTBUS_DATA_DIR", Path.of(System.getProperty("user.home"), ".agentbus").toString());
         int kafkaPort = Integer.parseInt(env("AGENTBUS_KAFKA_PORT", "9092"));
-        Standalone stack = new Standalone(Path.of(dir), kafkaPort);
+        Standalone stack = new Standalone(DataDir.of(System.getenv("AGENTBUS_DATA_DIR")), kafkaPort);
         Runtime.getRuntime().addShutdownHook(new Thread(stack::close, "agentbus-shutdown"));
         try {
             stack.start(Map.of());

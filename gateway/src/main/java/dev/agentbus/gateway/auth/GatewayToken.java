@@ -1,5 +1,6 @@
 package dev.agentbus.gateway.auth;
 
+import dev.agentbus.eventbus.DataDir;
 import io.micronaut.context.annotation.Value;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
@@ -33,7 +34,7 @@ public class GatewayToken {
                         @Value("${agentbus.gateway.user:local}") String userId) {
         String t = !configured.isBlank() ? configured : fromEnv;
         if (t.isBlank()) {
-            t = loadOrCreate(dataDirectory(dataDir).resolve("gateway-token"));
+            t = loadOrCreate(DataDir.of(dataDir).resolve("gateway-token"));
         }
         this.token = t.trim().getBytes(StandardCharsets.UTF_8);
         // The user id names a directory of workspaces and a Kafka key: keep it to safe characters.
@@ -42,11 +43,6 @@ public class GatewayToken {
                     + "(at most 128, starting with a letter or digit), got '" + userId + "'");
         }
         this.userId = userId;
-    }
-
-    public static Path dataDirectory(String configured) {
-        return configured == null || configured.isBlank()
-                ? Path.of(System.getProperty("user.home"), ".agentbus") : Path.of(configured);
     }
 
     /** Constant-time comparison, so response timing does not reveal how much of a guess was right. */

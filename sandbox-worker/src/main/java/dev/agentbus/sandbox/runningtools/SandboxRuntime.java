@@ -1,5 +1,6 @@
 package dev.agentbus.sandbox.runningtools;
 
+import dev.agentbus.eventbus.DataDir;
 import dev.agentbus.eventbus.KafkaSettings;
 import dev.agentbus.eventbus.TopicAdmin;
 import dev.agentbus.sandbox.tools.SandboxSettings;
@@ -39,8 +40,8 @@ public class SandboxRuntime {
         this.maxConcurrentCalls = maxConcurrentCalls;
         this.settings = new SandboxSettings(Duration.ofSeconds(timeout), Duration.ofSeconds(Math.max(timeout, 120)),
                 outputCap, maxFile, unsafeHost, bwrap);
-        Path data = dataDir.isBlank() ? Path.of(System.getProperty("user.home"), ".agentbus") : Path.of(dataDir);
-        this.workspaces = new Workspaces(workspaceRoot.isBlank() ? data.resolve("workspaces") : Path.of(workspaceRoot));
+        this.workspaces = new Workspaces(workspaceRoot.isBlank()
+                ? DataDir.of(dataDir).resolve("workspaces") : Path.of(workspaceRoot));
     }
 
     @PostConstruct
