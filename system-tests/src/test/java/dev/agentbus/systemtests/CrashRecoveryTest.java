@@ -166,7 +166,7 @@ class CrashRecoveryTest {
     @Test
     void pending_waits_survive_a_scheduler_crash() throws Exception {
         ServiceProcess scheduler = services.get(2);
-        java.time.Instant until = java.time.Instant.now().plusSeconds(12).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        java.time.Instant until = java.time.Instant.now().plusSeconds(25).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
         model.replyText("WAIT: " + until + ": later").replyText("Woke up.");
         String id = gateway.createSession("wait crash");
         gateway.postMessage(id, "wait a bit");

@@ -179,7 +179,7 @@ class GatewayApiTest {
 
         @Test
         void a_wait_answer_is_woken_by_the_scheduler_at_its_time_to_the_second() throws Exception {
-            Instant until = Instant.now().plusSeconds(3).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+            Instant until = Instant.now().plusSeconds(5).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
             model.replyText("Not yet.\nWAIT: " + until + ": check the build").replyText("Checked: all green.");
             String id = gw.createSession("wait");
             gw.postMessage(id, "check the build in a moment");
