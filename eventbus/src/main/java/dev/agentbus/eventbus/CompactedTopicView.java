@@ -1,19 +1,15 @@
 package dev.agentbus.eventbus;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BiConsumer;
 import java.util.function.Function;
 
 /**
@@ -25,7 +21,6 @@ public final class CompactedTopicView<V> implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(CompactedTopicView.class);
 
     private final Map<String, V> values = new ConcurrentHashMap<>();
-    private final List<BiConsumer<String, V>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final CountDownLatch caughtUp = new CountDownLatch(1);
     private final KafkaSettings kafka;
     private final String clientId;
@@ -67,30 +62,12 @@ public final class CompactedTopicView<V> implements AutoCloseable {
         }
     }
 
-    /** Called on the view's thread for every value read after start, including the initial catch-up. */
-    public void onUpdate(BiConsumer<String, V> listener) {
-        listeners.add(listener);
-    }
-
     public boolean awaitCaughtUp(Duration timeout) throws InterruptedException {
         return caughtUp.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     private void run(ServiceLoop loop) {
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(kafka.consumer(null, clientId))) {
-            loop.wakeOnClose(consumer);
-            List<TopicPartition> partitions = Partitions.assignAll(consumer, topic, true);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-            while (loop.running()) {
-                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    apply(r);
-                }
-                if (caughtUp.getCount() > 0 && end.entrySet().stream()
-                        .allMatch(e -> consumer.position(e.getKey()) >= e.getValue())) {
-                    caughtUp.countDown();
-                }
-            }
-        }
+        Partitions.follow(loop, kafka, clientId, topic, true, this::apply, caughtUp::countDown);
     }
 
     private void apply(ConsumerRecord<String, byte[]> r) {
@@ -102,9 +79,7 @@ public final class CompactedTopicView<V> implements AutoCloseable {
             return;
         }
         try {
-            V v = decoder.apply(r.value());
-            values.put(r.key(), v);
-            listeners.forEach(l -> l.accept(r.key(), v));
+            values.put(r.key(), decoder.apply(r.value()));
         } catch (RuntimeException e) {
             LOG.warn("skipping unreadable value in {} at offset {}: {}", topic, r.offset(), e.getMessage());
         }

@@ -2,6 +2,7 @@ package dev.agentbus.eventbus;
 
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 
@@ -34,6 +35,30 @@ public final class Partitions {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Reads every partition of the topic, from the start or from now on, handing each record to {@code handler}
+     * until the loop stops. When reading from the start, {@code caughtUp} runs once the reader has reached where the
+     * topic ended when it began: the moment a view built from the topic is complete.
+     */
+    public static void follow(ServiceLoop loop, KafkaSettings kafka, String clientId, String topic, boolean fromStart,
+                              java.util.function.Consumer<ConsumerRecord<String, byte[]>> handler, Runnable caughtUp) {
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(kafka.consumer(null, clientId))) {
+            loop.wakeOnClose(consumer);
+            List<TopicPartition> partitions = assignAll(consumer, topic, fromStart);
+            Map<TopicPartition, Long> end = fromStart ? consumer.endOffsets(partitions) : Map.of();
+            boolean signalled = !fromStart;
+            while (loop.running()) {
+                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    handler.accept(r);
+                }
+                if (!signalled && end.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue())) {
+                    signalled = true;
+                    caughtUp.run();
+                }
+            }
         }
     }
 

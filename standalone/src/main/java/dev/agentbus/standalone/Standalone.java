@@ -102,11 +102,6 @@ public final class Standalone implements AutoCloseable {
         return broker;
     }
 
-    public ApplicationContext context(String service) {
-        return contexts.stream().filter(c -> service.equals(c.getProperty("agentbus.service", String.class)
-                .orElse(null))).findFirst().orElseThrow();
-    }
-
     private void printBanner() {
         String modelUrl = orchestrator.getBean(LlmSettings.class).modelSettings().baseUrl();
         String model = orchestrator.getBean(LlmSettings.class).modelSettings().model();

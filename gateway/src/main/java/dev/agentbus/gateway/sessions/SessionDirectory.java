@@ -11,7 +11,6 @@ import dev.agentbus.events.state.SessionState;
 import dev.agentbus.events.stream.StreamChunk;
 import dev.agentbus.events.topics.Topics;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,10 +60,10 @@ public final class SessionDirectory implements AutoCloseable {
     public SessionDirectory(KafkaSettings kafka) {
         this.kafka = kafka;
         // The log from the start (the view is rebuilt at every start); deltas from now on (they are ephemeral).
-        this.eventsLoop = new ServiceLoop("gateway-events",
-                loop -> follow(loop, Topics.SESSION_EVENTS.name(), true, this::onEventRecord));
-        this.streamLoop = new ServiceLoop("gateway-stream",
-                loop -> follow(loop, Topics.SESSION_STREAM.name(), false, this::onStreamRecord));
+        this.eventsLoop = new ServiceLoop("gateway-events", loop -> Partitions.follow(loop, kafka, "gateway",
+                Topics.SESSION_EVENTS.name(), true, this::onEventRecord, caughtUp::countDown));
+        this.streamLoop = new ServiceLoop("gateway-stream", loop -> Partitions.follow(loop, kafka, "gateway",
+                Topics.SESSION_STREAM.name(), false, this::onStreamRecord, () -> { }));
     }
 
     public void start() {
@@ -155,23 +154,6 @@ public final class SessionDirectory implements AutoCloseable {
         subs.forEach(s -> s.onDelta(chunk));
     }
 
-    private void follow(ServiceLoop loop, String topic, boolean fromStart,
-                        java.util.function.Consumer<ConsumerRecord<String, byte[]>> handler) {
-        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(kafka.consumer(null, "gateway"))) {
-            loop.wakeOnClose(c);
-            var partitions = Partitions.assignAll(c, topic, fromStart);
-            var end = fromStart ? c.endOffsets(partitions) : Map.<org.apache.kafka.common.TopicPartition, Long>of();
-            while (loop.running()) {
-                for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(200))) {
-                    handler.accept(r);
-                }
-                if (fromStart && caughtUp.getCount() > 0 && end.entrySet().stream()
-                        .allMatch(e -> c.position(e.getKey()) >= e.getValue())) {
-                    caughtUp.countDown();
-                }
-            }
-        }
-    }
 
     /** Waits until the view holds the whole log as it was at start, so no existing session answers 404. */
     public boolean awaitCaughtUp(Duration timeout) throws InterruptedException {

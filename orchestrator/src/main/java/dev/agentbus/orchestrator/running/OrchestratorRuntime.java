@@ -61,10 +61,6 @@ public class OrchestratorRuntime {
                 maxIterations);
     }
 
-    public SessionEngine engine() {
-        return engine;
-    }
-
     @PreDestroy
     void stop() {
         if (engine != null) {

@@ -81,12 +81,6 @@ public final class SessionEngine implements AutoCloseable {
         loop.start();
     }
 
-    /** Current state of a session owned by this instance (for tests and diagnostics). */
-    public SessionState stateOf(String sessionId) {
-        return states.values().stream().map(m -> m.get(sessionId)).filter(java.util.Objects::nonNull)
-                .findFirst().orElse(null);
-    }
-
     private void run(ServiceLoop loop) {
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(kafka.transactionalProducer("orchestrator"));
              KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(kafka.consumer(GROUP, "orchestrator"))) {

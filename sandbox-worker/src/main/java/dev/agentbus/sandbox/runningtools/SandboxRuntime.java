@@ -64,10 +64,6 @@ public class SandboxRuntime {
                 maxConcurrentCalls);
     }
 
-    public Workspaces workspaces() {
-        return workspaces;
-    }
-
     @PreDestroy
     void stop() {
         if (runner != null) {

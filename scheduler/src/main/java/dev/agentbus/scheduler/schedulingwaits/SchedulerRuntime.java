@@ -25,10 +25,6 @@ public class SchedulerRuntime {
         scheduler.start();
     }
 
-    public WaitScheduler scheduler() {
-        return scheduler;
-    }
-
     @PreDestroy
     void stop() {
         if (scheduler != null) {

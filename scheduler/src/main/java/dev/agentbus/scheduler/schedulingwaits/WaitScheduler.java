@@ -12,7 +12,6 @@ import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.state.PendingWait;
 import dev.agentbus.events.topics.Topics;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,23 +58,10 @@ public final class WaitScheduler implements AutoCloseable {
         loop.start();
     }
 
-    /** Number of armed timers (for tests and health). */
-    public int armed() {
-        return timers.size();
-    }
-
     private void follow(ServiceLoop loop) {
         timers.values().forEach(f -> f.cancel(false));
         timers.clear();
-        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(kafka.consumer(null, "scheduler"))) {
-            loop.wakeOnClose(c);
-            Partitions.assignAll(c, Topics.SESSION_EVENTS.name(), true);
-            while (loop.running()) {
-                for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(500))) {
-                    apply(r);
-                }
-            }
-        }
+        Partitions.follow(loop, kafka, "scheduler", Topics.SESSION_EVENTS.name(), true, this::apply, () -> { });
     }
 
     private void apply(ConsumerRecord<String, byte[]> r) {
