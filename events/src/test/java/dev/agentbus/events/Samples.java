@@ -69,8 +69,20 @@ public final class Samples {
             Type element = p.getActualTypeArguments()[0];
             return List.of(value(owner, component, element, index));
         }
+        if (raw == java.util.Map.class && generic instanceof ParameterizedType p) {
+            Type valueType = p.getActualTypeArguments()[1];
+            return java.util.Map.of(component.getName() + "-key", value(owner, component, valueType, index));
+        }
         if (raw.isRecord()) {
             return of(raw);
+        }
+        if (raw.isSealed()) {
+            // The first permitted record: enough to show the type survives the wire with its discriminator.
+            for (Class<?> sub : raw.getPermittedSubclasses()) {
+                if (sub.isRecord()) {
+                    return of(sub);
+                }
+            }
         }
         throw new AssertionError("Samples cannot build a value of type " + generic.getTypeName() + " for "
                 + owner.getSimpleName() + "." + component.getName() + "; add a case to Samples.value");

@@ -13,6 +13,7 @@ import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ModelCallFailed;
 import dev.agentbus.events.session.SessionEvent.ModelCallStarted;
 import dev.agentbus.events.session.SessionEvent.SessionCreated;
+import dev.agentbus.events.session.SessionEvent.SessionForked;
 import dev.agentbus.events.session.SessionEvent.ToolCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ToolCallRequested;
 import dev.agentbus.events.session.SessionEvent.ToolCallStarted;
@@ -95,6 +96,11 @@ public final class TurnRenderer implements SessionStream.Listener {
         switch (envelope.event()) {
             case SessionCreated created -> {
                 // nothing to show: the session id was printed when it was created
+            }
+            case SessionForked forked -> {
+                if (!quiet) {
+                    printer.println(printer.dim("forked from " + forked.fromSessionId() + " at seq " + forked.atSeq()));
+                }
             }
             case UserMessagePosted posted -> turnStarted = true;
             case MemoryAttached memory -> {

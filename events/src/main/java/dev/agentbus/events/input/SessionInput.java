@@ -2,6 +2,8 @@ package dev.agentbus.events.input;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentbus.events.WireType;
+import dev.agentbus.events.session.ShellState;
+import dev.agentbus.events.state.SessionState;
 import dev.agentbus.events.session.TokenUsage;
 import dev.agentbus.events.session.ToolCallSpec;
 
@@ -53,12 +55,36 @@ public sealed interface SessionInput {
     /** Written by the sandbox-worker with a call's result (or "interrupted, not re-run" after a crash). */
     @WireType("record_tool_result.v1")
     record RecordToolResult(String callId, boolean ok, String output, String error, String diff,
-                            boolean truncated, long durationMs, boolean interrupted) implements SessionInput {
+                            boolean truncated, long durationMs, boolean interrupted, ShellState shell,
+                            String checkpoint, String refusal) implements SessionInput {
+        public RecordToolResult(String callId, boolean ok, String output, String error, String diff,
+                                boolean truncated, long durationMs, boolean interrupted) {
+            this(callId, ok, output, error, diff, truncated, durationMs, interrupted, null, null, null);
+        }
     }
 
     /** Written by the scheduler when a pending wait's time has come. */
     @WireType("wake_up.v1")
     record WakeUp(String waitId) implements SessionInput {
+    }
+
+    /**
+     * Written by the gateway to create a new session forked from {@code fromSessionId} at {@code atSeq}. The gateway
+     * folds the source's log up to that seq and sends the state along, so the new session's orchestrator (which
+     * may own a different partition than the source) never has to read another session's log.
+     */
+    @WireType("fork_session.v1")
+    record ForkSession(String fromSessionId, long atSeq, String checkpoint, SessionState state, String title)
+            implements SessionInput {
+    }
+
+    /**
+     * Written by the gateway when a person runs a sandbox tool directly (upload, download, rewind) rather than
+     * through the model. It is refused while a turn is running, and runs through the same at-most-once path as
+     * the model's calls.
+     */
+    @WireType("run_user_tool.v1")
+    record RunUserTool(String callId, String name, String arguments) implements SessionInput {
     }
 
     /** An input type this code does not know; rejected with a reason, never a crash. */

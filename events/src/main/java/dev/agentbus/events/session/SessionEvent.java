@@ -2,6 +2,7 @@ package dev.agentbus.events.session;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentbus.events.WireType;
+import dev.agentbus.events.state.SessionState;
 
 import java.time.Instant;
 import java.util.List;
@@ -57,9 +58,17 @@ public sealed interface SessionEvent {
     record ModelCallFailed(String requestId, String message) implements SessionEvent {
     }
 
-    /** Emitted by the orchestrator for each tool call the sandbox-worker must run. */
+    /**
+     * Emitted by the orchestrator for each tool call the sandbox-worker must run: one the model proposed, or one a
+     * person asked for directly ({@code byUser}: an upload, a download, a rewind). {@code shell} is the session's
+     * last recorded shell state, for a worker that has to build the sandbox afresh (null before the first command).
+     */
     @WireType("tool_call.requested.v1")
-    record ToolCallRequested(String callId, String name, String arguments) implements SessionEvent {
+    record ToolCallRequested(String callId, String name, String arguments, ShellState shell, boolean byUser)
+            implements SessionEvent {
+        public ToolCallRequested(String callId, String name, String arguments) {
+            this(callId, name, arguments, null, false);
+        }
     }
 
     /** Emitted by the orchestrator when a sandbox-worker reports it is about to run a call. */
@@ -70,11 +79,19 @@ public sealed interface SessionEvent {
     /**
      * Emitted by the orchestrator once per call with its result: from the sandbox-worker, or from the
      * orchestrator itself for calls it answers (unknown tool, bad arguments, the wait tool).
-     * {@code interrupted} means the worker crashed mid-call and did not run it again.
+     * {@code interrupted} means the worker crashed mid-call and did not run it again. {@code shell} is the shell's
+     * state after a command (null for other tools), {@code checkpoint} the id of the workspace checkpoint taken
+     * after a call that changed files (null when nothing changed), {@code refusal} the reason the safety layer
+     * refused the call without running it (null when it ran).
      */
     @WireType("tool_call.completed.v1")
     record ToolCallCompleted(String callId, boolean ok, String output, String error, String diff,
-                             boolean truncated, long durationMs, boolean interrupted) implements SessionEvent {
+                             boolean truncated, long durationMs, boolean interrupted, ShellState shell,
+                             String checkpoint, String refusal) implements SessionEvent {
+        public ToolCallCompleted(String callId, boolean ok, String output, String error, String diff,
+                                 boolean truncated, long durationMs, boolean interrupted) {
+            this(callId, ok, output, error, diff, truncated, durationMs, interrupted, null, null, null);
+        }
     }
 
     /** Emitted by the orchestrator when the agent waits until a time (a {@code WAIT:} answer or the wait tool). */
@@ -90,6 +107,17 @@ public sealed interface SessionEvent {
     /** Emitted by the orchestrator when a turn ends, with how it ended and the final answer if any. */
     @WireType("turn.ended.v1")
     record TurnEnded(TurnOutcome outcome, String answer, String message) implements SessionEvent {
+    }
+
+    /**
+     * Emitted by the orchestrator as seq 1 of a session forked from another one at {@code atSeq}. It carries the
+     * source's state as it was at that seq, so the fork's log is complete on its own, and the workspace checkpoint
+     * the sandbox-worker restores the fork's workspace from (null when no call had changed files yet). The source
+     * session is not touched. A call that was still unanswered at {@code atSeq} is answered in the fork as "not run".
+     */
+    @WireType("session.forked.v1")
+    record SessionForked(String fromSessionId, long atSeq, String checkpoint, String title, SessionState state)
+            implements SessionEvent {
     }
 
     /** Emitted by the orchestrator when an input cannot be applied in the session's state; says why. */

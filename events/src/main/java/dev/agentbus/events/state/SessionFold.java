@@ -7,6 +7,7 @@ import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ModelCallFailed;
 import dev.agentbus.events.session.SessionEvent.ModelCallStarted;
 import dev.agentbus.events.session.SessionEvent.SessionCreated;
+import dev.agentbus.events.session.SessionEvent.SessionForked;
 import dev.agentbus.events.session.SessionEvent.ToolCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ToolCallRequested;
 import dev.agentbus.events.session.SessionEvent.ToolCallStarted;
@@ -90,16 +91,35 @@ public final class SessionFold {
                     b.turn = new Turn(b.turn.number(), b.turn.iterations(), null, b.turn.openToolCalls());
                 }
             }
-            case ToolCallRequested r -> b.toolCalls.computeIfPresent(r.callId(),
-                    (id, v) -> v.withStatus(ToolCallView.Status.REQUESTED));
+            case ToolCallRequested r -> {
+                if (r.byUser()) {
+                    b.toolCalls.putIfAbsent(r.callId(), ToolCallView.requestedByUser(r.callId(), r.name(), r.arguments()));
+                } else {
+                    b.toolCalls.computeIfPresent(r.callId(), (id, v) -> v.withStatus(ToolCallView.Status.REQUESTED));
+                }
+            }
             case ToolCallStarted t -> b.toolCalls.computeIfPresent(t.callId(), (id, v) -> v.started(t.worker()));
             case ToolCallCompleted c -> {
                 ToolCallView view = b.toolCalls.get(c.callId());
                 if (view != null) {
                     ToolCallView done = view.completed(c.ok(), c.output(), c.error(), c.diff(), c.truncated(),
-                            c.durationMs(), c.interrupted());
+                            c.durationMs(), c.interrupted(), c.checkpoint(), c.refusal());
                     b.toolCalls.put(c.callId(), done);
-                    b.messages.add(new Message.Tool(e.seq(), c.callId(), done.name(), done.resultForModel()));
+                    if (view.byUser()) {
+                        // No assistant message asked for it, so it cannot be a tool message; the model is told in
+                        // a notice without the output (a download's output is the whole file).
+                        b.messages.add(new Message.Notice(e.seq(), "The user ran the tool " + done.name()
+                                + " directly with " + done.arguments() + (c.ok() ? "; it succeeded."
+                                : "; it failed: " + c.error())));
+                    } else {
+                        b.messages.add(new Message.Tool(e.seq(), c.callId(), done.name(), done.resultForModel()));
+                    }
+                }
+                if (c.shell() != null) {
+                    b.shell = c.shell();
+                }
+                if (c.checkpoint() != null) {
+                    b.checkpoint = c.checkpoint();
                 }
                 if (b.turn != null) {
                     List<String> open = new ArrayList<>(b.turn.openToolCalls());
@@ -132,6 +152,7 @@ public final class SessionFold {
                     b.lastError = t.message();
                 }
             }
+            case SessionForked f -> forkFrom(b, f, e);
             case InputRejected r -> {
                 // A rejection changes nothing; it is in the log so clients can see why their input had no effect.
             }
@@ -140,6 +161,48 @@ public final class SessionFold {
             }
         }
         return b.build();
+    }
+
+    /**
+     * The fork starts from the source's state at atSeq, made its own: its id, owner and times, idle, and with every
+     * call that was still unanswered there answered as "not run", so the conversation the model sees is complete.
+     */
+    private static void forkFrom(Builder b, SessionForked f, EventEnvelope e) {
+        SessionState from = f.state() == null ? SessionState.initial(b.sessionId) : f.state();
+        Builder src = new Builder(from);
+        b.userId = e.userId();
+        b.title = f.title() != null ? f.title() : from.title();
+        b.status = SessionStatus.IDLE;
+        b.createdAt = e.time();
+        b.messages.clear();
+        b.messages.addAll(src.messages);
+        b.toolCalls.clear();
+        b.toolCalls.putAll(src.toolCalls);
+        b.usage = from.usage();
+        b.modelCalls = from.modelCalls();
+        b.turns = from.turns();
+        b.turn = null;
+        b.pendingWait = null;
+        b.memory = from.memory();
+        b.memoryVersion = from.memoryVersion();
+        b.lastModel = from.lastModel();
+        b.lastOutcome = from.lastOutcome();
+        b.lastAnswer = from.lastAnswer();
+        b.lastError = from.lastError();
+        b.shell = from.shell();
+        b.checkpoint = f.checkpoint() != null ? f.checkpoint() : from.checkpoint();
+        b.forkedFrom = f.fromSessionId();
+        b.forkedAtSeq = f.atSeq();
+        for (ToolCallView view : List.copyOf(b.toolCalls.values())) {
+            if (view.status() != ToolCallView.Status.COMPLETED) {
+                String why = "not run: the session was forked before this call was answered";
+                ToolCallView done = view.completed(false, null, why, null, false, 0, false, null, null);
+                b.toolCalls.put(view.callId(), done);
+                if (!view.byUser()) {
+                    b.messages.add(new Message.Tool(e.seq(), view.callId(), view.name(), done.resultForModel()));
+                }
+            }
+        }
     }
 
     /** Mutable copy used only inside one evolve call, so the record itself stays immutable. */
@@ -164,6 +227,10 @@ public final class SessionFold {
         dev.agentbus.events.session.TurnOutcome lastOutcome;
         String lastAnswer;
         String lastError;
+        dev.agentbus.events.session.ShellState shell;
+        String checkpoint;
+        String forkedFrom;
+        long forkedAtSeq;
 
         Builder(SessionState s) {
             sessionId = s.sessionId();
@@ -186,12 +253,16 @@ public final class SessionFold {
             lastOutcome = s.lastOutcome();
             lastAnswer = s.lastAnswer();
             lastError = s.lastError();
+            shell = s.shell();
+            checkpoint = s.checkpoint();
+            forkedFrom = s.forkedFrom();
+            forkedAtSeq = s.forkedAtSeq();
         }
 
         SessionState build() {
             return new SessionState(sessionId, userId, title, status, lastSeq, createdAt, updatedAt, messages,
                     toolCalls, usage, modelCalls, turns, turn, pendingWait, memory, memoryVersion, lastModel, lastOutcome,
-                    lastAnswer, lastError);
+                    lastAnswer, lastError, shell, checkpoint, forkedFrom, forkedAtSeq);
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.agentbus.events.state;
 
+import dev.agentbus.events.session.ShellState;
 import dev.agentbus.events.session.TokenUsage;
 import dev.agentbus.events.session.TurnOutcome;
 
@@ -17,12 +18,17 @@ import java.util.Map;
  * @param pendingWait the wait the session is suspended on, or null
  * @param memory     the memory document attached to the session's system prompt
  * @param lastOutcome how the last turn ended, null before the first turn ended
+ * @param shell      the persistent shell's state after the last command, null before the first one
+ * @param checkpoint the id of the latest workspace checkpoint, null while no call has changed files
+ * @param forkedFrom the session this one was forked from, null for a session created afresh
+ * @param forkedAtSeq the seq of {@code forkedFrom} the fork was taken at, 0 when not a fork
  */
 public record SessionState(String sessionId, String userId, String title, SessionStatus status, long lastSeq,
                            Instant createdAt, Instant updatedAt, List<Message> messages,
                            Map<String, ToolCallView> toolCalls, TokenUsage usage, int modelCalls, int turns,
                            Turn turn, PendingWait pendingWait, String memory, long memoryVersion, String lastModel,
-                           TurnOutcome lastOutcome, String lastAnswer, String lastError) {
+                           TurnOutcome lastOutcome, String lastAnswer, String lastError, ShellState shell,
+                           String checkpoint, String forkedFrom, long forkedAtSeq) {
 
     public SessionState {
         messages = List.copyOf(messages);
@@ -32,7 +38,7 @@ public record SessionState(String sessionId, String userId, String title, Sessio
     /** The state before the first event. */
     public static SessionState initial(String sessionId) {
         return new SessionState(sessionId, null, null, SessionStatus.NEW, 0, null, null, List.of(), Map.of(),
-                TokenUsage.ZERO, 0, 0, null, null, "", 0, null, null, null, null);
+                TokenUsage.ZERO, 0, 0, null, null, "", 0, null, null, null, null, null, null, null, 0);
     }
 
     public boolean exists() {

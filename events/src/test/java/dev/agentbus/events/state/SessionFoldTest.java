@@ -152,7 +152,8 @@ class SessionFoldTest {
                     assertThat(s.toolCalls()).containsOnlyKeys("call-1", "call-2");
                     assertThat(s.toolCalls().keySet()).as("in the order the model asked").containsExactly("call-1", "call-2");
                     assertThat(s.toolCalls().get("call-1")).isEqualTo(new ToolCallView("call-1", "write",
-                            write.arguments(), ToolCallView.Status.PROPOSED, null, null, null, null, false, 0, false, null));
+                            write.arguments(), ToolCallView.Status.PROPOSED, null, null, null, null, false, 0, false, null,
+                            false, null, null));
                     assertThat(s.turn().openToolCalls()).containsExactly("call-1", "call-2");
                     assertThat(s.turn().pendingRequestId()).as("the model call is answered").isNull();
                     assertThat(s.turn().iterations()).isEqualTo(1);
@@ -633,6 +634,7 @@ class SessionFoldTest {
     private static SessionState withoutSeqAndTime(SessionState s) {
         return new SessionState(s.sessionId(), s.userId(), s.title(), s.status(), 0, s.createdAt(), null, s.messages(),
                 s.toolCalls(), s.usage(), s.modelCalls(), s.turns(), s.turn(), s.pendingWait(), s.memory(),
-                s.memoryVersion(), s.lastModel(), s.lastOutcome(), s.lastAnswer(), s.lastError());
+                s.memoryVersion(), s.lastModel(), s.lastOutcome(), s.lastAnswer(), s.lastError(), s.shell(), s.checkpoint(),
+                s.forkedFrom(), s.forkedAtSeq());
     }
 }

@@ -7,6 +7,8 @@ import dev.agentbus.events.input.InputEnvelope;
 import dev.agentbus.events.input.SessionInput;
 import dev.agentbus.events.input.SessionInput.CancelTurn;
 import dev.agentbus.events.input.SessionInput.CreateSession;
+import dev.agentbus.events.input.SessionInput.ForkSession;
+import dev.agentbus.events.input.SessionInput.RunUserTool;
 import dev.agentbus.events.input.SessionInput.MarkToolCallStarted;
 import dev.agentbus.events.input.SessionInput.PostUserMessage;
 import dev.agentbus.events.input.SessionInput.RecordModelFailure;
@@ -22,6 +24,7 @@ import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ModelCallFailed;
 import dev.agentbus.events.session.SessionEvent.ModelCallStarted;
 import dev.agentbus.events.session.SessionEvent.SessionCreated;
+import dev.agentbus.events.session.SessionEvent.SessionForked;
 import dev.agentbus.events.session.SessionEvent.ToolCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ToolCallRequested;
 import dev.agentbus.events.session.SessionEvent.ToolCallStarted;
@@ -58,7 +61,8 @@ public final class SessionDecider {
     public Decision decide(SessionState state, InputEnvelope envelope, DecisionContext ctx) {
         Step step = new Step(state, envelope, ctx);
         SessionInput input = envelope.input();
-        if (!state.exists() && !(input instanceof CreateSession) && !(input instanceof UnknownInput)) {
+        if (!state.exists() && !(input instanceof CreateSession) && !(input instanceof ForkSession)
+                && !(input instanceof UnknownInput)) {
             return step.ignore("session " + envelope.sessionId() + " does not exist");
         }
         switch (input) {
@@ -67,6 +71,32 @@ public final class SessionDecider {
                     return step.reject("session already exists");
                 }
                 step.emit(new SessionCreated(c.title() == null || c.title().isBlank() ? "New session" : c.title()));
+            }
+            case ForkSession f -> {
+                if (state.exists()) {
+                    return step.reject("session already exists");
+                }
+                if (f.fromSessionId() == null || f.state() == null || f.atSeq() < 1) {
+                    return step.reject("a fork needs the source session, its state and a seq of 1 or more");
+                }
+                String title = f.title() == null || f.title().isBlank()
+                        ? "Fork of " + f.state().title() + " at " + f.atSeq() : f.title();
+                step.emit(new SessionForked(f.fromSessionId(), f.atSeq(), f.checkpoint(), title, f.state()));
+            }
+            case RunUserTool t -> {
+                if (state.status() == SessionStatus.RUNNING || state.status() == SessionStatus.WAITING) {
+                    return step.reject("a turn is " + state.status().name().toLowerCase() + "; " + t.name()
+                            + " can run once it has ended");
+                }
+                if (t.callId() == null || t.callId().isBlank() || state.toolCalls().containsKey(t.callId())) {
+                    return step.reject("the call id is missing or already used");
+                }
+                Optional<ToolSpec> spec = ToolCatalog.find(t.name());
+                if (spec.isEmpty() || spec.get().executor() != ToolSpec.Executor.SANDBOX) {
+                    return step.reject("unknown sandbox tool '" + t.name() + "'");
+                }
+                step.emit(new ToolCallRequested(t.callId(), t.name(), t.arguments() == null ? "{}" : t.arguments(),
+                        state.shell(), true));
             }
             case PostUserMessage m -> {
                 if (m.text() == null || m.text().isBlank()) {
@@ -120,7 +150,7 @@ public final class SessionDecider {
                     return step.ignore("tool call " + r.callId() + " is unknown or already answered");
                 }
                 step.emit(new ToolCallCompleted(r.callId(), r.ok(), r.output(), r.error(), r.diff(), r.truncated(),
-                        r.durationMs(), r.interrupted()));
+                        r.durationMs(), r.interrupted(), r.shell(), r.checkpoint(), r.refusal()));
                 continueIfAllAnswered(step);
             }
             case WakeUp w -> {
@@ -206,7 +236,7 @@ public final class SessionDecider {
             } else if (args == null || !args.isObject()) {
                 step.emit(failed(call, "arguments are not a JSON object: " + call.arguments()));
             } else if (spec.get().executor() == ToolSpec.Executor.SANDBOX) {
-                step.emit(new ToolCallRequested(call.id(), call.name(), args.toString()));
+                step.emit(new ToolCallRequested(call.id(), call.name(), args.toString(), step.state.shell(), false));
             } else if (waitTaken) {
                 step.emit(failed(call, "only one wait per reply"));
             } else {

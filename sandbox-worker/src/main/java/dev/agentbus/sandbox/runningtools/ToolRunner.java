@@ -18,6 +18,7 @@ import dev.agentbus.events.stream.StreamChunk;
 import dev.agentbus.events.topics.Topics;
 import dev.agentbus.sandbox.redacting.SecretRedactor;
 import dev.agentbus.sandbox.tools.ToolExecutor;
+import dev.agentbus.sandbox.sandboxing.SandboxSpec;
 import dev.agentbus.sandbox.tools.ToolOutcome;
 import io.opentelemetry.api.trace.SpanContext;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -208,7 +209,8 @@ public final class ToolRunner implements AutoCloseable {
         try {
             var workspace = workspaces.forSession(envelope.userId(), envelope.sessionId());
             var args = Json.mapper().readTree(call.arguments());
-            return executor.execute(call.name(), args, workspace, chunk -> liveOutput.send(Records.streamChunk(
+            var spec = new SandboxSpec(envelope.userId(), envelope.sessionId(), workspace, call.shell());
+            return executor.execute(call.name(), args, spec, chunk -> liveOutput.send(Records.streamChunk(
                     new StreamChunk(envelope.sessionId(), StreamChunk.Kind.OUTPUT, call.callId(),
                             SecretRedactor.redact(chunk), clock.instant()), trace)));
         } catch (IOException e) {
@@ -222,7 +224,7 @@ public final class ToolRunner implements AutoCloseable {
     /** Secrets never enter the log: the output, error and diff are masked before they are reported. */
     private static ToolOutcome redacted(ToolOutcome o) {
         return new ToolOutcome(o.ok(), SecretRedactor.redact(o.output()), SecretRedactor.redact(o.error()),
-                SecretRedactor.redact(o.diff()), o.truncated());
+                SecretRedactor.redact(o.diff()), o.truncated(), o.shell(), o.refusal());
     }
 
     /**
@@ -234,7 +236,7 @@ public final class ToolRunner implements AutoCloseable {
         while ((done = finished.peek()) != null) {
             ToolOutcome o = done.outcome();
             var result = new SessionInput.RecordToolResult(done.call().callId(), o.ok(), o.output(), o.error(),
-                    o.diff(), o.truncated(), done.durationMs(), done.notRun());
+                    o.diff(), o.truncated(), done.durationMs(), done.notRun(), o.shell(), null, o.refusal());
             ToolLedgerEntry end = entry(done.cause(), done.call().callId(), done.partition(),
                     ToolLedgerEntry.State.FINISHED);
             Finished report = done;

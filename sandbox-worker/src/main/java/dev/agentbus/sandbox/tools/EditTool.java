@@ -24,8 +24,9 @@ final class EditTool implements Tool {
     }
 
     @Override
-    public ToolOutcome run(Args args, WorkspacePaths workspace, Consumer<String> liveOutput)
+    public ToolOutcome run(Args args, ToolContext ctx)
             throws ToolFailure, PathRejectedException, IOException {
+        WorkspacePaths workspace = ctx.workspace();
         Path file = workspace.resolve(args.requiredString("path"));
         String oldText = args.requiredString("old_text");
         String newText = args.requiredString("new_text");

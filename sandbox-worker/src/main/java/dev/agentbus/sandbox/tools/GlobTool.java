@@ -22,8 +22,9 @@ final class GlobTool implements Tool {
     static final int MAX_RESULTS = 500;
 
     @Override
-    public ToolOutcome run(Args args, WorkspacePaths workspace, Consumer<String> liveOutput)
+    public ToolOutcome run(Args args, ToolContext ctx)
             throws ToolFailure, PathRejectedException, IOException {
+        WorkspacePaths workspace = ctx.workspace();
         String pattern = args.requiredString("pattern");
         Globs glob = Globs.compile(pattern);
         Path base = workspace.resolve(args.optionalString("path").orElse("."));

@@ -32,8 +32,9 @@ final class GrepTool implements Tool {
     }
 
     @Override
-    public ToolOutcome run(Args args, WorkspacePaths workspace, Consumer<String> liveOutput)
+    public ToolOutcome run(Args args, ToolContext ctx)
             throws ToolFailure, PathRejectedException, IOException {
+        WorkspacePaths workspace = ctx.workspace();
         Pattern regex = compile(args.requiredString("pattern"));
         Path target = workspace.resolve(args.optionalString("path").orElse("."));
         String shownTarget = workspace.display(target);

@@ -20,8 +20,9 @@ final class LsTool implements Tool {
     static final int MAX_ENTRIES = 1000;
 
     @Override
-    public ToolOutcome run(Args args, WorkspacePaths workspace, Consumer<String> liveOutput)
+    public ToolOutcome run(Args args, ToolContext ctx)
             throws ToolFailure, PathRejectedException, IOException {
+        WorkspacePaths workspace = ctx.workspace();
         Path dir = workspace.resolve(args.optionalString("path").orElse("."));
         String shown = workspace.display(dir);
         if (!Files.exists(dir)) {

@@ -11,8 +11,9 @@ import java.util.function.Consumer;
 /** {@code mkdir {path}}: like {@code mkdir -p}; an existing directory is success, an existing file is not. */
 final class MkdirTool implements Tool {
     @Override
-    public ToolOutcome run(Args args, WorkspacePaths workspace, Consumer<String> liveOutput)
+    public ToolOutcome run(Args args, ToolContext ctx)
             throws ToolFailure, PathRejectedException, IOException {
+        WorkspacePaths workspace = ctx.workspace();
         Path dir = workspace.resolve(args.requiredString("path"));
         String shown = workspace.display(dir);
         if (Files.isDirectory(dir)) {

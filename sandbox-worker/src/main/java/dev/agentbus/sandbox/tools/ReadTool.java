@@ -26,8 +26,9 @@ final class ReadTool implements Tool {
     }
 
     @Override
-    public ToolOutcome run(Args args, WorkspacePaths workspace, Consumer<String> liveOutput)
+    public ToolOutcome run(Args args, ToolContext ctx)
             throws ToolFailure, PathRejectedException, IOException {
+        WorkspacePaths workspace = ctx.workspace();
         String given = args.requiredString("path");
         Path file = workspace.resolve(given);
         String shown = workspace.display(file);

@@ -30,8 +30,10 @@ final class ShellTool implements Tool {
     }
 
     @Override
-    public ToolOutcome run(Args args, WorkspacePaths workspace, Consumer<String> liveOutput)
+    public ToolOutcome run(Args args, ToolContext ctx)
             throws ToolFailure, InterruptedException {
+        WorkspacePaths workspace = ctx.workspace();
+        Consumer<String> liveOutput = ctx.liveOutput();
         String command = args.requiredString("command");
         if (command.isBlank()) {
             throw new ToolFailure("command must not be empty");

@@ -1,6 +1,9 @@
 package dev.agentbus.sandbox.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentbus.sandbox.sandboxing.SandboxException;
+import dev.agentbus.sandbox.sandboxing.SandboxProvider;
+import dev.agentbus.sandbox.sandboxing.SandboxSpec;
 import dev.agentbus.sandbox.shell.ShellRunner;
 import dev.agentbus.sandbox.workspace.PathRejectedException;
 import dev.agentbus.sandbox.workspace.WorkspacePaths;
@@ -44,10 +47,18 @@ public final class ToolExecutor {
     private static final Logger LOG = LoggerFactory.getLogger(ToolExecutor.class);
 
     private final SandboxSettings settings;
+    private final SandboxProvider sandboxes;
     private final Map<String, Tool> tools = new LinkedHashMap<>();
 
+    /** An executor whose tools that need a sandbox fail with a clear message (file tools only; for tests). */
     public ToolExecutor(SandboxSettings settings) {
+        this(settings, null);
+    }
+
+    /** @param sandboxes where tools that run programs get the session's sandbox; null when there is none */
+    public ToolExecutor(SandboxSettings settings, SandboxProvider sandboxes) {
         this.settings = settings;
+        this.sandboxes = sandboxes;
         ShellRunner runner = new ShellRunner(settings.bwrapPath(), settings.unsafeHost(), settings.outputCapBytes());
         tools.put("read", new ReadTool(settings));
         tools.put("write", new WriteTool(settings));
@@ -79,6 +90,15 @@ public final class ToolExecutor {
      *                      dropped for the rest of the command, the command goes on
      */
     public ToolOutcome execute(String toolName, JsonNode arguments, Path workspaceRoot, Consumer<String> liveOutput) {
+        return execute(toolName, arguments, new SandboxSpec("local", "local", workspaceRoot, null), liveOutput);
+    }
+
+    /**
+     * Runs one tool call for a session: {@code spec} says whose sandbox a tool that runs programs gets, its
+     * workspace, and the shell state to restore if the sandbox must be built afresh.
+     */
+    public ToolOutcome execute(String toolName, JsonNode arguments, SandboxSpec spec, Consumer<String> liveOutput) {
+        Path workspaceRoot = spec == null ? null : spec.workspace();
         Tool tool = toolName == null ? null : tools.get(toolName);
         if (tool == null) {
             return ToolOutcome.failure("unknown tool: " + toolName + " (available: " + String.join(", ", TOOL_NAMES)
@@ -90,9 +110,11 @@ public final class ToolExecutor {
         WorkspacePaths workspace = null;
         try {
             workspace = WorkspacePaths.open(workspaceRoot);
-            return capped(tool.run(Args.of(arguments), workspace, liveOutput));
+            return capped(tool.run(Args.of(arguments), new ToolContext(workspace, spec, sandboxes, liveOutput)));
         } catch (ToolFailure | PathRejectedException e) {
             return ToolOutcome.failure(e.getMessage());
+        } catch (SandboxException e) {
+            return ToolOutcome.failure("the sandbox is not available: " + e.getMessage());
         } catch (IOException e) {
             return ToolOutcome.failure(describe(e, workspace));
         } catch (InterruptedException e) {
@@ -114,7 +136,7 @@ public final class ToolExecutor {
             return outcome;
         }
         return new ToolOutcome(outcome.ok(), cutOutput ? TextFiles.cap(output, cap) : output, outcome.error(),
-                cutDiff ? TextFiles.cap(outcome.diff(), cap) : outcome.diff(), true);
+                cutDiff ? TextFiles.cap(outcome.diff(), cap) : outcome.diff(), true, outcome.shell(), outcome.refusal());
     }
 
     /** Turns NIO's exceptions (whose messages are bare host paths) into sentences with workspace paths. */

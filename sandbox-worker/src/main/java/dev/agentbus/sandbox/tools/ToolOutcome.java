@@ -1,5 +1,7 @@
 package dev.agentbus.sandbox.tools;
 
+import dev.agentbus.events.session.ShellState;
+
 /**
  * The result of one tool call, shaped like the {@code tool_call.completed.v1} event it becomes.
  *
@@ -10,8 +12,20 @@ package dev.agentbus.sandbox.tools;
  * @param error     on failure, a message for the model and the user saying what was wrong; null when ok
  * @param diff      a unified diff of the file change for {@code edit} and {@code write}; null for other tools
  * @param truncated output (or diff) was cut to the cap
+ * @param shell     the persistent shell's state after a command; null for tools that do not run one
+ * @param refusal   why the safety layer refused the call without running it; null when it ran
  */
-public record ToolOutcome(boolean ok, String output, String error, String diff, boolean truncated) {
+public record ToolOutcome(boolean ok, String output, String error, String diff, boolean truncated,
+                          ShellState shell, String refusal) {
+
+    public ToolOutcome(boolean ok, String output, String error, String diff, boolean truncated) {
+        this(ok, output, error, diff, truncated, null, null);
+    }
+
+    /** A call the safety layer would not run; the reason is both the error the model reads and the recorded refusal. */
+    public static ToolOutcome refused(String reason) {
+        return new ToolOutcome(false, "", "refused: " + reason, null, false, null, reason);
+    }
 
     public static ToolOutcome success(String output) {
         return new ToolOutcome(true, output, null, null, false);

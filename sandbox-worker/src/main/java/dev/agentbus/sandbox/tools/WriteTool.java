@@ -24,8 +24,9 @@ final class WriteTool implements Tool {
     }
 
     @Override
-    public ToolOutcome run(Args args, WorkspacePaths workspace, Consumer<String> liveOutput)
+    public ToolOutcome run(Args args, ToolContext ctx)
             throws ToolFailure, PathRejectedException, IOException {
+        WorkspacePaths workspace = ctx.workspace();
         Path file = workspace.resolve(args.requiredString("path"));
         String content = args.requiredString("content");
         String shown = workspace.display(file);
