@@ -16,7 +16,7 @@ import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.session.SessionEvent.ToolCallRequested;
 import dev.agentbus.events.stream.StreamChunk;
 import dev.agentbus.events.topics.Topics;
-import dev.agentbus.sandbox.redacting.SecretRedactor;
+import dev.agentbus.eventbus.redacting.SecretRedactor;
 import dev.agentbus.sandbox.tools.ToolExecutor;
 import dev.agentbus.sandbox.sandboxing.SandboxSpec;
 import dev.agentbus.sandbox.tools.ToolOutcome;

@@ -1,4 +1,4 @@
-package dev.agentbus.sandbox.redacting;
+package dev.agentbus.eventbus.redacting;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

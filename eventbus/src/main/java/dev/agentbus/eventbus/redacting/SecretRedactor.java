@@ -1,4 +1,4 @@
-package dev.agentbus.sandbox.redacting;
+package dev.agentbus.eventbus.redacting;
 
 import java.util.List;
 import java.util.regex.Matcher;
