@@ -4,6 +4,11 @@ import dev.agentbus.cli.chat.ChatRepl;
 import dev.agentbus.cli.commands.CancelCommand;
 import dev.agentbus.cli.commands.ChatCommand;
 import dev.agentbus.cli.commands.EventsCommand;
+import dev.agentbus.cli.commands.ExportCommand;
+import dev.agentbus.cli.commands.ForkCommand;
+import dev.agentbus.cli.commands.ImportCommand;
+import dev.agentbus.cli.commands.ReplayCommand;
+import dev.agentbus.cli.commands.RewindCommand;
 import dev.agentbus.cli.commands.RunCommand;
 import dev.agentbus.cli.commands.SessionsCommand;
 import dev.agentbus.cli.commands.ShowCommand;
@@ -42,7 +47,8 @@ import java.util.concurrent.Callable;
         description = {"Terminal client for the Agentbus gateway: chat with the agent, run tasks, inspect sessions.",
                 "Without a command, on a terminal: the same as `agentbus chat`."},
         subcommands = {ChatCommand.class, RunCommand.class, SessionsCommand.class, ShowCommand.class, EventsCommand.class,
-                CancelCommand.class, CommandLine.HelpCommand.class},
+                CancelCommand.class, ReplayCommand.class, ExportCommand.class, ImportCommand.class, ForkCommand.class,
+                RewindCommand.class, dev.agentbus.cli.commands.AdminCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Environment: AGENTBUS_URL, AGENTBUS_TOKEN, AGENTBUS_DATA_DIR, NO_COLOR.",
                 "Exit codes: 0 ok / turn COMPLETED or CANCELLED, 1 error, 2 ITERATION_CAP, 64 usage, 130 Ctrl-C.",
                 "See docs/cli.md."})

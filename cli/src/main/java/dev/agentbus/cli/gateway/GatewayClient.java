@@ -117,11 +117,69 @@ public final class GatewayClient {
         return json(send(request("/api/v1/memory").header("Accept", "application/json").DELETE().build(), null));
     }
 
+    /** POST /api/v1/admin/rebuild-projections: empties the read models and starts a run from offset 0 (202). */
+    public JsonNode rebuildProjections() {
+        return json(send(post("/api/v1/admin/rebuild-projections", null), null));
+    }
+
+    /** GET /api/v1/admin/rebuild-projections: the latest projection run and how far it is. */
+    public JsonNode projectionStatus() {
+        return json(send(request("/api/v1/admin/rebuild-projections").header("Accept", "application/json")
+                .GET().build(), null));
+    }
+
     /** GET /api/v1/sessions/{id}/log: one event envelope JSON per line, blank lines dropped. */
     public List<String> log(String sessionId) {
         String body = send(request(sessionPath(sessionId) + "/log").header("Accept", "application/x-ndjson")
                 .GET().build(), sessionId).body();
         return body == null ? List.of() : body.lines().filter(l -> !l.isBlank()).toList();
+    }
+
+    // ---- transfer: export, import, fork, rewind (docs/replay-and-fork.md) ------------------------------------------
+
+    /**
+     * An answer that creates or changes something, with whether the gateway finished it ({@code 201}/{@code 200})
+     * or only has it durably and is still waiting ({@code 202}, {@code "status":"pending"}).
+     */
+    public record Accepted(JsonNode body, boolean pending) {
+    }
+
+    /** GET /api/v1/sessions/{id}/export: the log as JSON Lines, exactly as the gateway sent it. */
+    public String exportLog(String sessionId) {
+        return send(request(sessionPath(sessionId) + "/export").header("Accept", "application/x-ndjson")
+                .GET().build(), sessionId).body();
+    }
+
+    /** POST /api/v1/sessions/import with a JSON Lines body: a new session from an exported log. */
+    public Accepted importLog(String jsonl, String title) {
+        String query = title == null ? "" : "?title=" + URLEncoder.encode(title, StandardCharsets.UTF_8);
+        HttpRequest request = request("/api/v1/sessions/import" + query).header("Accept", "application/json")
+                .header("Content-Type", "application/x-ndjson")
+                .POST(HttpRequest.BodyPublishers.ofString(jsonl, StandardCharsets.UTF_8)).build();
+        return accepted(send(request, null));
+    }
+
+    /** POST /api/v1/sessions/{id}/fork: a new session from the state of this one at atSeq. */
+    public Accepted fork(String sessionId, long atSeq, String title) {
+        ObjectNode body = JSON.createObjectNode().put("atSeq", atSeq);
+        if (title != null) {
+            body.put("title", title);
+        }
+        return accepted(send(post(sessionPath(sessionId) + "/fork", body), sessionId));
+    }
+
+    /** POST /api/v1/sessions/{id}/rewind: restores the workspace to a checkpoint; waits for the result. */
+    public Accepted rewind(String sessionId, String checkpoint) {
+        ObjectNode body = JSON.createObjectNode().put("checkpoint", checkpoint);
+        HttpRequest request = request(sessionPath(sessionId) + "/rewind", Duration.ofSeconds(90))
+                .header("Accept", "application/json").header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString(), StandardCharsets.UTF_8)).build();
+        return accepted(send(request, sessionId));
+    }
+
+    private Accepted accepted(HttpResponse<String> response) {
+        JsonNode body = json(response);
+        return new Accepted(body, response.statusCode() == 202 || "pending".equals(body.path("status").asText(null)));
     }
 
     /**

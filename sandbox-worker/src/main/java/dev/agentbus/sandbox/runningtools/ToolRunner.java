@@ -13,10 +13,13 @@ import dev.agentbus.events.input.InputEnvelope;
 import dev.agentbus.events.input.SessionInput;
 import dev.agentbus.events.ledger.ToolLedgerEntry;
 import dev.agentbus.events.session.EventEnvelope;
+import dev.agentbus.events.session.SessionEvent.SessionForked;
 import dev.agentbus.events.session.SessionEvent.ToolCallRequested;
 import dev.agentbus.events.stream.StreamChunk;
 import dev.agentbus.events.topics.Topics;
 import dev.agentbus.eventbus.redacting.SecretRedactor;
+import dev.agentbus.sandbox.checkpointing.CheckpointException;
+import dev.agentbus.sandbox.checkpointing.Checkpoints;
 import dev.agentbus.sandbox.tools.ToolExecutor;
 import dev.agentbus.sandbox.sandboxing.SandboxSpec;
 import dev.agentbus.sandbox.tools.ToolOutcome;
@@ -64,6 +67,12 @@ import java.util.stream.Collectors;
  * If the worker dies in between, the ledger holds STARTED without FINISHED. Whichever worker is next given that
  * session's partition (this one restarted, or another replica) reads the ledger and reports the call
  * "interrupted, not re-run" instead of running it again.
+ *
+ * <p>Workspace checkpoints ({@link Checkpoints}): after a call that may have changed files the workspace is
+ * committed to the session's shadow repository, and the commit id goes into the result. Two things are handled here
+ * rather than by the {@link ToolExecutor}, because they are about the session's history, not about running a tool:
+ * the user tool {@code rewind} (restore a checkpoint) and {@code session.forked.v1} (start a fork's workspace from the
+ * source's checkpoint, before any later call of the fork runs: same partition, so same order).
  */
 public final class ToolRunner implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ToolRunner.class);
@@ -74,8 +83,11 @@ public final class ToolRunner implements AutoCloseable {
 
     /** A call that has run (or was given up before it started), waiting for the loop's thread to report it. */
     private record Finished(EventEnvelope cause, ToolCallRequested call, int partition, ToolOutcome outcome,
-                            long durationMs, boolean notRun, SpanContext trace) {
+                            long durationMs, boolean notRun, String checkpoint, SpanContext trace) {
     }
+
+    /** The user tool that restores a checkpoint; run here, not by the ToolExecutor (see the class comment). */
+    static final String REWIND = "rewind";
 
     /** A call handed to a virtual thread and not yet reported. */
     private static final class CallState {
@@ -91,6 +103,7 @@ public final class ToolRunner implements AutoCloseable {
     private final KafkaSettings kafka;
     private final ToolExecutor executor;
     private final Workspaces workspaces;
+    private final Checkpoints checkpoints;
     private final Clock clock;
     private final String workerId;
     private final ServiceLoop loop;
@@ -106,11 +119,19 @@ public final class ToolRunner implements AutoCloseable {
     private final Map<String, ToolLedgerEntry> ledger = new HashMap<>();
     private final List<ToolLedgerEntry> toInterrupt = new ArrayList<>();
 
+    /** With checkpoints kept beside the workspaces, by the {@code git} on the worker's PATH. */
     public ToolRunner(KafkaSettings kafka, ToolExecutor executor, Workspaces workspaces, Clock clock,
                       int maxConcurrentCalls) {
+        this(kafka, executor, workspaces, new Checkpoints(workspaces.root(), "git", clock), clock,
+                maxConcurrentCalls);
+    }
+
+    public ToolRunner(KafkaSettings kafka, ToolExecutor executor, Workspaces workspaces, Checkpoints checkpoints,
+                      Clock clock, int maxConcurrentCalls) {
         this.kafka = kafka;
         this.executor = executor;
         this.workspaces = workspaces;
+        this.checkpoints = checkpoints;
         this.clock = clock;
         this.workerId = "sandbox-worker-" + kafka.instanceId();
         this.slots = new Semaphore(Math.max(1, maxConcurrentCalls));
@@ -141,8 +162,13 @@ public final class ToolRunner implements AutoCloseable {
                 for (ConsumerRecord<String, byte[]> r : records) {
                     consumed.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
                     EventEnvelope envelope = decode(r);
+                    if (envelope != null && envelope.event() instanceof SessionForked fork) {
+                        // On the loop's thread, before the offset moves past it: a crash during the restore means
+                        // it is done again, and no later call of the fork can start before it is done.
+                        startFork(envelope, fork);
+                    }
                     if (envelope != null && envelope.event() instanceof ToolCallRequested call
-                            && ToolExecutor.TOOL_NAMES.contains(call.name())
+                            && runsHere(call.name())
                             && !ledger.containsKey(key(envelope.sessionId(), call.callId()))) {
                         begin(producer, c, r, envelope, call, consumed);
                         consumed.clear();
@@ -155,6 +181,32 @@ public final class ToolRunner implements AutoCloseable {
             }
             awaitRunningCalls();
             reportFinished(producer, c);
+        }
+    }
+
+    private static boolean runsHere(String toolName) {
+        return ToolExecutor.TOOL_NAMES.contains(toolName) || REWIND.equals(toolName);
+    }
+
+    /**
+     * A new fork: its workspace becomes the source's files at the fork's checkpoint. The source may belong to
+     * another user (the fork's owner is the one who forked it), so its repository is found by the source state's
+     * user. A failure is logged and the fork starts with an empty workspace; the fork itself is not undone.
+     */
+    private void startFork(EventEnvelope envelope, SessionForked fork) {
+        if (fork.checkpoint() == null || fork.state() == null) {
+            return; // forked before any call changed a file, or imported from elsewhere: the workspace starts empty
+        }
+        try {
+            var workspace = workspaces.forSession(envelope.userId(), envelope.sessionId());
+            if (checkpoints.startFork(fork.state().userId(), fork.fromSessionId(), fork.checkpoint(),
+                    envelope.userId(), envelope.sessionId(), workspace)) {
+                LOG.info("session {}: workspace restored from checkpoint {} of session {}", envelope.sessionId(),
+                        fork.checkpoint(), fork.fromSessionId());
+            }
+        } catch (IOException | CheckpointException e) {
+            LOG.error("session {}: could not restore the fork's workspace from checkpoint {} of session {}: {}",
+                    envelope.sessionId(), fork.checkpoint(), fork.fromSessionId(), e.getMessage());
         }
     }
 
@@ -185,7 +237,7 @@ public final class ToolRunner implements AutoCloseable {
             if (state.cancelled) {
                 finished.add(new Finished(envelope, call, state.partition, new ToolOutcome(false, null,
                         "not run: this session moved to another sandbox-worker before the call started; "
-                                + "ask for it again", null, false), 0, true, trace));
+                                + "ask for it again", null, false), 0, true, null, trace));
                 return;
             }
             state.started = true;
@@ -197,15 +249,60 @@ public final class ToolRunner implements AutoCloseable {
                 // Never let one call break the chain of its session's later calls, or go unreported.
                 outcome = new ToolOutcome(false, "", "the tool failed unexpectedly: " + t, null, false);
             }
-            long ms = (System.nanoTime() - startedAt) / 1_000_000;
-            finished.add(new Finished(envelope, call, state.partition, outcome, ms, false, trace));
+            long ms = (System.nanoTime() - startedAt) / 1_000_000; // the call's own time, without the checkpoint
+            String checkpoint = Checkpoints.mayChangeFiles(call.name()) ? checkpoint(envelope, call) : null;
+            finished.add(new Finished(envelope, call, state.partition, outcome, ms, false, checkpoint, trace));
             LOG.info("session {}: {} {} in {} ms", envelope.sessionId(), call.name(), outcome.ok() ? "ok" : "failed", ms);
         } finally {
             slots.release();
         }
     }
 
+    /**
+     * The checkpoint after a call, when it changed files (a failed call may have changed some too). A checkpoint
+     * that cannot be taken costs the call nothing: it is logged and the result carries none.
+     */
+    private String checkpoint(EventEnvelope envelope, ToolCallRequested call) {
+        try {
+            var workspace = workspaces.forSession(envelope.userId(), envelope.sessionId());
+            return checkpoints.record(envelope.userId(), envelope.sessionId(), workspace, call.name(), call.callId())
+                    .orElse(null);
+        } catch (IOException | CheckpointException | RuntimeException e) {
+            LOG.warn("session {}: no checkpoint after {} {}: {}", envelope.sessionId(), call.name(), call.callId(),
+                    e.getMessage());
+            return null;
+        }
+    }
+
+    /**
+     * {@code rewind {"checkpoint": ID}}: only a person may run it (a model that could rewind could erase what a
+     * person wants to inspect). The rewind is checkpointed after it in {@link #runCall}, like any call that changes
+     * files, so the result carries the checkpoint to rewind to for undoing it.
+     */
+    private ToolOutcome rewind(EventEnvelope envelope, ToolCallRequested call) {
+        if (!call.byUser()) {
+            return ToolOutcome.failure("rewind can only be run by a person (agentbus rewind), not by the model");
+        }
+        try {
+            var args = Json.mapper().readTree(call.arguments());
+            String checkpoint = args == null ? null : args.path("checkpoint").asText(null);
+            if (checkpoint == null || checkpoint.isBlank()) {
+                return ToolOutcome.failure("rewind needs {\"checkpoint\": ID}, an id from a tool call's result");
+            }
+            var workspace = workspaces.forSession(envelope.userId(), envelope.sessionId());
+            Checkpoints.Rewound r = checkpoints.rewind(envelope.userId(), envelope.sessionId(), workspace,
+                    checkpoint.strip());
+            return ToolOutcome.success("restored the workspace to checkpoint " + r.restored() + " (" + r.files()
+                    + (r.files() == 1 ? " file)" : " files)"));
+        } catch (IOException | CheckpointException e) {
+            return ToolOutcome.failure("rewind failed: " + e.getMessage());
+        }
+    }
+
     private ToolOutcome execute(EventEnvelope envelope, ToolCallRequested call, SpanContext trace) {
+        if (REWIND.equals(call.name())) {
+            return rewind(envelope, call);
+        }
         try {
             var workspace = workspaces.forSession(envelope.userId(), envelope.sessionId());
             var args = Json.mapper().readTree(call.arguments());
@@ -236,7 +333,8 @@ public final class ToolRunner implements AutoCloseable {
         while ((done = finished.peek()) != null) {
             ToolOutcome o = done.outcome();
             var result = new SessionInput.RecordToolResult(done.call().callId(), o.ok(), o.output(), o.error(),
-                    o.diff(), o.truncated(), done.durationMs(), done.notRun(), o.shell(), null, o.refusal());
+                    o.diff(), o.truncated(), done.durationMs(), done.notRun(), o.shell(), done.checkpoint(),
+                    o.refusal());
             ToolLedgerEntry end = entry(done.cause(), done.call().callId(), done.partition(),
                     ToolLedgerEntry.State.FINISHED);
             Finished report = done;
