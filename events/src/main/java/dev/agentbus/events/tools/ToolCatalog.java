@@ -4,15 +4,21 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
- * The tools offered to the model. It is part of the schema because a {@code tool_call.requested.v1} event is only
- * meaningful together with the tool's contract: the orchestrator offers these, the sandbox-worker implements the
- * SANDBOX ones (a test there checks it implements every one). MCP servers will add tools at run time later.
+ * Every tool there is. It is part of the schema because a {@code tool_call.requested.v1} event is only meaningful
+ * together with the tool's contract: the orchestrator offers {@link #TOOLS} to the model, a person may run the
+ * {@link #USER_TOOLS} through the gateway, and the sandbox-worker implements the SANDBOX ones (a test there checks
+ * it implements every one). docs/tools.md describes each tool. MCP servers will add tools at run time later.
  */
 public final class ToolCatalog {
     private static final String PATH = "{\"type\":\"string\",\"description\":\"path relative to the workspace root\"}";
+    private static final String TARGET = """
+            "target":{"type":"string","description":"tmux pane, e.g. agentbus:1.0 or %3 (see tmux_list); \
+            default: the current window of the agentbus session"}""";
 
+    /** The tools offered to the model, in the order it sees them. */
     public static final List<ToolSpec> TOOLS = List.of(
             sandbox("read", "Read a text file from the workspace, optionally only a range of lines.",
                     "{\"type\":\"object\",\"properties\":{\"path\":" + PATH
@@ -38,34 +44,128 @@ public final class ToolCatalog {
                             + "\"required\":[\"pattern\"]}"),
             sandbox("mkdir", "Create a directory (and its parents) in the workspace.",
                     "{\"type\":\"object\",\"properties\":{\"path\":" + PATH + "},\"required\":[\"path\"]}"),
-            sandbox("shell", "Run a shell command in the workspace, inside the sandbox. Output is capped.",
+            sandbox("shell", "Run a shell command line (sh -c) in the persistent shell of the sandbox: cd and "
+                            + "export carry over to later calls. Output is capped and streamed live; a command "
+                            + "still running after timeout_seconds is killed with everything it started. Commands "
+                            + "on the blocked list and absolute paths outside /workspace are refused.",
                     "{\"type\":\"object\",\"properties\":{\"command\":{\"type\":\"string\"},"
                             + "\"timeout_seconds\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":120}},"
                             + "\"required\":[\"command\"]}"),
+            sandbox("copy", "Copy a file inside the workspace. An existing destination is only replaced with "
+                            + "overwrite=true, after a backup. Returns a diff of the destination.", """
+                    {"type":"object","properties":{"from":%s,"to":%s,"overwrite":{"type":"boolean"}},\
+                    "required":["from","to"]}""".formatted(PATH, PATH)),
+            sandbox("delete", "Delete a file, or a directory with recursive=true. A backup is taken first "
+                            + "(outside the workspace). Returns a diff of a deleted text file.", """
+                    {"type":"object","properties":{"path":%s,"recursive":{"type":"boolean"}},\
+                    "required":["path"]}""".formatted(PATH)),
+            sandbox("run_command", "Run one program with explicit arguments and no shell: no pipes, redirects, "
+                            + "chaining, globbing or variables. Checked against the worker's allow and deny "
+                            + "lists; dry_run=true only checks and shows what would run.", """
+                    {"type":"object","properties":{\
+                    "command":{"type":"string","description":"program name such as ls or git, or ./script"},\
+                    "args":{"type":"array","items":{"type":"string"}},\
+                    "cwd":{"type":"string","description":"working directory relative to the workspace root"},\
+                    "timeout_seconds":{"type":"integer","minimum":1,"maximum":120},\
+                    "dry_run":{"type":"boolean"}},"required":["command"]}"""),
+            sandbox("git_status", "Show the branch and the changed files of the git repository in the workspace.",
+                    "{\"type\":\"object\",\"properties\":{}}"),
+            sandbox("git_diff", "Show changes as a unified diff: of the working tree (default), of what is "
+                            + "staged (staged=true), or against a revision.", """
+                    {"type":"object","properties":{"path":%s,"staged":{"type":"boolean"},\
+                    "revision":{"type":"string","description":"a commit, branch or tag to compare with"}}}"""
+                            .formatted(PATH)),
+            sandbox("git_add", "Stage files for the next commit (\".\" stages everything).", """
+                    {"type":"object","properties":{"paths":{"type":"array","items":%s,"minItems":1}},\
+                    "required":["paths"]}""".formatted(PATH)),
+            sandbox("git_commit", "Commit the staged changes (all=true: every change to tracked files).", """
+                    {"type":"object","properties":{"message":{"type":"string"},"all":{"type":"boolean"}},\
+                    "required":["message"]}"""),
+            sandbox("git_branch", "Without name: list branches. With name: create that branch, and switch to "
+                            + "it if switch=true (an existing branch is switched to).", """
+                    {"type":"object","properties":{"name":{"type":"string"},"switch":{"type":"boolean"}}}"""),
+            sandbox("git_log", "Show recent commits, one line each, optionally only those touching a path.", """
+                    {"type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":200},\
+                    "path":%s}}""".formatted(PATH)),
+            sandbox("tmux_new", "Start a program in a new tmux window (or a new pane split from split) of the "
+                            + "sandbox's agentbus session, for interactive or long-running programs. Without "
+                            + "command it starts an interactive shell. The pane stays open after the program "
+                            + "exits so its output can still be read. Returns the pane's target.", """
+                    {"type":"object","properties":{"command":{"type":"string"},\
+                    "name":{"type":"string","description":"window name"},\
+                    "split":{"type":"string","description":"split this pane instead of opening a window"},\
+                    "vertical":{"type":"boolean","description":"with split: one above the other"}}}"""),
+            sandbox("tmux_list", "List the tmux sessions, windows and panes of the sandbox, with the program "
+                            + "each pane runs.", "{\"type\":\"object\",\"properties\":{}}"),
+            sandbox("tmux_read", "Read what a tmux pane shows: its last lines (default 50, at most 2000), "
+                            + "including scrollback.", """
+                    {"type":"object","properties":{%s,"lines":{"type":"integer","minimum":1,"maximum":2000}}}"""
+                            .formatted(TARGET)),
+            sandbox("vm_input", "Type text into the program running in a tmux pane (its standard input), "
+                            + "followed by Enter unless enter=false. Checked like a shell command.", """
+                    {"type":"object","properties":{"data":{"type":"string"},%s,"enter":{"type":"boolean"}},\
+                    "required":["data"]}""".formatted(TARGET)),
+            sandbox("vm_keys", "Press keys in a tmux pane. Only these keys: Enter, Tab, Escape, Space, BSpace, "
+                            + "Up, Down, Left, Right, Home, End, PageUp, PageDown, F1-F12, C-c, C-d, C-z, C-l, "
+                            + "C-a, C-e, C-u, C-w, C-r, y, n, q.", """
+                    {"type":"object","properties":{"keys":{"type":"array","items":{"type":"string"},\
+                    "minItems":1,"maxItems":32},%s},"required":["keys"]}""".formatted(TARGET)),
+            sandbox("restart_terminal", "Throw the sandbox away and start a fresh one: every running program and "
+                            + "tmux window is stopped; the working directory, the exported variables and the "
+                            + "workspace's files are kept. Use it when the terminal hangs or is in a bad state.",
+                    "{\"type\":\"object\",\"properties\":{}}"),
             new ToolSpec("wait", "Pause this session until a time, then continue. Give either until "
                     + "(ISO-8601, e.g. 2026-01-31T09:00:00Z) or seconds.",
                     "{\"type\":\"object\",\"properties\":{\"until\":{\"type\":\"string\"},"
                             + "\"seconds\":{\"type\":\"integer\",\"minimum\":0},\"reason\":{\"type\":\"string\"}}}",
                     ToolSpec.Executor.ORCHESTRATOR));
 
+    /**
+     * Tools only people run, through the gateway: never offered to the model. The sandbox-worker runs them; rewind
+     * is handled by the worker's runner itself (it restores a checkpoint of the whole workspace).
+     */
+    public static final List<ToolSpec> USER_TOOLS = List.of(
+            userOnly("upload", "Write a file into the workspace (a person's upload; at most 512 KiB).", """
+                    {"type":"object","properties":{"path":%s,"content_base64":{"type":"string"}},\
+                    "required":["path","content_base64"]}""".formatted(PATH)),
+            userOnly("download", "Read a file of the workspace for a person to download (at most 512 KiB): the "
+                    + "output is a line \"sha256:<hex> bytes:<n>\" and then the content in base64.", """
+                    {"type":"object","properties":{"path":%s},"required":["path"]}""".formatted(PATH)),
+            userOnly("rewind", "Put the workspace back to a checkpoint recorded earlier in the session.", """
+                    {"type":"object","properties":{"checkpoint":{"type":"string"}},"required":["checkpoint"]}"""));
+
+    /** Every tool, the model's and the people's. */
+    public static final List<ToolSpec> ALL = Stream.concat(TOOLS.stream(), USER_TOOLS.stream()).toList();
+
     private static final Map<String, ToolSpec> BY_NAME = new LinkedHashMap<>();
 
     static {
-        TOOLS.forEach(t -> BY_NAME.put(t.name(), t));
+        ALL.forEach(t -> BY_NAME.put(t.name(), t));
     }
 
     private ToolCatalog() {
     }
 
+    /** Any tool by name, including the user-only ones (check {@link ToolSpec#userOnly()}). */
     public static Optional<ToolSpec> find(String name) {
         return Optional.ofNullable(BY_NAME.get(name));
     }
 
+    /** The names of the tools offered to the model that this executor runs. */
     public static List<String> namesFor(ToolSpec.Executor executor) {
         return TOOLS.stream().filter(t -> t.executor() == executor).map(ToolSpec::name).toList();
     }
 
+    /** The names of the user-only tools. */
+    public static List<String> userToolNames() {
+        return USER_TOOLS.stream().map(ToolSpec::name).toList();
+    }
+
     private static ToolSpec sandbox(String name, String description, String schema) {
         return new ToolSpec(name, description, schema, ToolSpec.Executor.SANDBOX);
+    }
+
+    private static ToolSpec userOnly(String name, String description, String schema) {
+        return new ToolSpec(name, description, schema, ToolSpec.Executor.SANDBOX, true);
     }
 }

@@ -233,6 +233,8 @@ public final class SessionDecider {
             if (spec.isEmpty()) {
                 step.emit(failed(call, "unknown tool '" + call.name() + "'; available tools: "
                         + String.join(", ", ToolCatalog.TOOLS.stream().map(ToolSpec::name).toList())));
+            } else if (spec.get().userOnly()) {
+                step.emit(failed(call, "'" + call.name() + "' can only be run by a person, not by the model"));
             } else if (args == null || !args.isObject()) {
                 step.emit(failed(call, "arguments are not a JSON object: " + call.arguments()));
             } else if (spec.get().executor() == ToolSpec.Executor.SANDBOX) {

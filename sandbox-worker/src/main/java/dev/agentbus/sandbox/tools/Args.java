@@ -2,6 +2,8 @@ package dev.agentbus.sandbox.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -45,6 +47,29 @@ final class Args {
             throw new ToolFailure("argument '" + name + "' must be a string");
         }
         return Optional.of(value.asText());
+    }
+
+    /** A JSON array of strings; a single string is taken as a list of one (models do that). */
+    Optional<List<String>> optionalStringList(String name) throws ToolFailure {
+        JsonNode value = get(name);
+        if (value == null) {
+            return Optional.empty();
+        }
+        if (value.isTextual()) {
+            return Optional.of(List.of(value.asText()));
+        }
+        if (!value.isArray()) {
+            throw new ToolFailure("argument '" + name + "' must be an array of strings");
+        }
+        List<String> items = new ArrayList<>();
+        for (JsonNode item : value) {
+            if (!item.isTextual()) {
+                throw new ToolFailure("argument '" + name + "' must be an array of strings; element "
+                        + items.size() + " is " + item.getNodeType().name().toLowerCase());
+            }
+            items.add(item.asText());
+        }
+        return Optional.of(List.copyOf(items));
     }
 
     Optional<Integer> optionalInt(String name) throws ToolFailure {

@@ -14,7 +14,8 @@ import java.util.function.Consumer;
  *
  * <p>Exact on purpose: a fuzzy match could change a place the model did not mean. When {@code old_text} is
  * ambiguous the edit is refused (unless {@code replace_all}) instead of guessing which occurrence was meant; the
- * messages tell the model how to make its next attempt succeed. The outcome's {@code diff} is a unified diff.
+ * messages tell the model how to make its next attempt succeed. The outcome's {@code diff} is a unified diff. The old
+ * file is saved outside the workspace before it is changed ({@link FileChanges#backUp}).
  */
 final class EditTool implements Tool {
     private final SandboxSettings settings;
@@ -58,10 +59,11 @@ final class EditTool implements Tool {
             throw new ToolFailure("the edited file would be " + out.length + " bytes, more than the file limit of "
                     + settings.maxFileBytes() + " bytes");
         }
+        String backup = FileChanges.backUp(settings, workspace, file);
         AtomicFiles.write(file, out);
         UnifiedDiff.Result diff = UnifiedDiff.of(before, after, shown);
         String summary = "edited " + shown + ": replaced " + count + (count == 1 ? " occurrence" : " occurrences")
-                + " (+" + diff.added() + " -" + diff.removed() + " lines)";
+                + " (+" + diff.added() + " -" + diff.removed() + " lines)" + backup;
         return new ToolOutcome(true, summary, null, diff.text(), false);
     }
 

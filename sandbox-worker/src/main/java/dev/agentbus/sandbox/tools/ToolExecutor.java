@@ -1,6 +1,7 @@
 package dev.agentbus.sandbox.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentbus.sandbox.safety.CommandSafety;
 import dev.agentbus.sandbox.sandboxing.SandboxException;
 import dev.agentbus.sandbox.sandboxing.SandboxProvider;
 import dev.agentbus.sandbox.sandboxing.SandboxSpec;
@@ -22,12 +23,17 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * Runs the sandbox tools the model may call, in one session's workspace. The one entry point for the worker's
- * Kafka-facing code: it hands in the tool name and JSON arguments from a {@code tool_call.requested.v1} event and
- * gets back a {@link ToolOutcome} to record.
+ * Runs the sandbox tools (the model's, and the user-only upload and download) in one session's workspace. The one
+ * entry point for the worker's Kafka-facing code: it hands in the tool name and JSON arguments from a
+ * {@code tool_call.requested.v1} event and gets back a {@link ToolOutcome} to record.
+ *
+ * <p>Before any tool runs, the command safety layer ({@code safety/CommandSafety}) reads the command lines of
+ * {@code shell}, {@code tmux_new} and {@code vm_input}; a blocked command or a path outside the workspace is refused
+ * with {@link ToolOutcome#refused}, which the log records as a refusal. So are the file tools' path escapes.
  *
  * <p>{@link #execute} never throws: an unknown tool, a bad argument, a path outside the workspace, a missing file or
  * an I/O error all come back as {@code ok=false} with a message the model can act on (invariant: a rejection is an
@@ -37,9 +43,22 @@ import java.util.function.Consumer;
  * (the worker runs one session's calls in order), see {@link WorkspacePaths} for why.
  */
 public final class ToolExecutor {
-    /** The tool names, fixed: they are the contract with the model (see {@code ToolCatalog}). */
+    /**
+     * The tool names, fixed: they are the contract with the model and with people (see {@code ToolCatalog}). The
+     * user-only {@code rewind} is not here: the worker's runner restores checkpoints itself.
+     */
     public static final List<String> TOOL_NAMES = List.of("read", "write", "edit", "ls", "glob", "grep", "mkdir",
-            "shell");
+            "copy", "delete", "shell", "run_command", "git_status", "git_diff", "git_add", "git_commit", "git_branch",
+            "git_log", "tmux_new", "tmux_list", "tmux_read", "vm_input", "vm_keys", "restart_terminal", "upload",
+            "download");
+
+    /**
+     * Tools whose argument is a command line that a shell will run: {@code shell} itself, the start command of a
+     * tmux window, and text typed into a pane (which may be running a shell). The safety layer reads these before
+     * the tool runs; {@code run_command} applies it to its argv itself.
+     */
+    private static final Map<String, String> COMMAND_LINE_ARGUMENT = Map.of("shell", "command",
+            "tmux_new", "command", "vm_input", "data");
 
     /** Output beyond the cap that a tool may add for its own notes before the generic cap cuts. */
     private static final int NOTE_SLACK_BYTES = 1024;
@@ -67,7 +86,24 @@ public final class ToolExecutor {
         tools.put("glob", new GlobTool());
         tools.put("grep", new GrepTool(settings));
         tools.put("mkdir", new MkdirTool());
+        tools.put("copy", new CopyTool(settings));
+        tools.put("delete", new DeleteTool(settings));
         tools.put("shell", new ShellTool(settings, runner));
+        tools.put("run_command", new RunCommandTool(settings));
+        tools.put("git_status", new GitTool(GitTool.Action.STATUS, settings));
+        tools.put("git_diff", new GitTool(GitTool.Action.DIFF, settings));
+        tools.put("git_add", new GitTool(GitTool.Action.ADD, settings));
+        tools.put("git_commit", new GitTool(GitTool.Action.COMMIT, settings));
+        tools.put("git_branch", new GitTool(GitTool.Action.BRANCH, settings));
+        tools.put("git_log", new GitTool(GitTool.Action.LOG, settings));
+        tools.put("tmux_new", new TmuxTool(TmuxTool.Action.NEW));
+        tools.put("tmux_list", new TmuxTool(TmuxTool.Action.LIST));
+        tools.put("tmux_read", new TmuxTool(TmuxTool.Action.READ));
+        tools.put("vm_input", new TmuxTool(TmuxTool.Action.INPUT));
+        tools.put("vm_keys", new TmuxTool(TmuxTool.Action.KEYS));
+        tools.put("restart_terminal", new RestartTerminalTool());
+        tools.put("upload", new UploadTool(settings));
+        tools.put("download", new DownloadTool(settings));
     }
 
     /** For the service's start-up check; see {@link ShellRunner#bwrapAvailable(String)}. */
@@ -110,9 +146,17 @@ public final class ToolExecutor {
         WorkspacePaths workspace = null;
         try {
             workspace = WorkspacePaths.open(workspaceRoot);
-            return capped(tool.run(Args.of(arguments), new ToolContext(workspace, spec, sandboxes, liveOutput)));
-        } catch (ToolFailure | PathRejectedException e) {
+            Optional<String> refusal = screen(toolName, arguments, spec, workspace);
+            if (refusal.isPresent()) {
+                return ToolOutcome.refused(refusal.get());
+            }
+            ToolOutcome outcome = tool.run(Args.of(arguments), new ToolContext(workspace, spec, sandboxes, liveOutput));
+            return tool.limitsItsOwnOutput() ? outcome : capped(outcome);
+        } catch (ToolFailure e) {
             return ToolOutcome.failure(e.getMessage());
+        } catch (ToolRefusal | PathRejectedException e) {
+            // The workspace-only path policy of the file tools is part of the safety layer: a recorded refusal.
+            return ToolOutcome.refused(e.getMessage());
         } catch (SandboxException e) {
             return ToolOutcome.failure("the sandbox is not available: " + e.getMessage());
         } catch (IOException e) {
@@ -124,6 +168,21 @@ public final class ToolExecutor {
             LOG.error("tool {} failed unexpectedly", toolName, e);
             return ToolOutcome.failure("internal error in tool " + toolName + ": " + e);
         }
+    }
+
+    /**
+     * The command safety layer, before any tool runs: a command line a shell would run is checked against the
+     * blocked commands and the workspace-only path policy, from the shell's working directory as last recorded.
+     */
+    private Optional<String> screen(String toolName, JsonNode arguments, SandboxSpec spec, WorkspacePaths workspace) {
+        String argument = COMMAND_LINE_ARGUMENT.get(toolName);
+        JsonNode line = argument == null || arguments == null ? null : arguments.get(argument);
+        if (line == null || !line.isTextual()) {
+            return Optional.empty(); // nothing to check; the tool reports a missing or mistyped argument itself
+        }
+        String cwd = spec.restore() == null ? CommandSafety.SANDBOX_WORKSPACE : spec.restore().cwd();
+        return new CommandSafety(settings.safety(), List.of(workspace.root().toString()))
+                .checkShellLine(line.asText(), cwd);
     }
 
     /** The safety net under every tool's own limits: nothing larger than the cap reaches the log. */

@@ -34,11 +34,11 @@ final class UnifiedDiff {
 
     /**
      * Diffs {@code before} against {@code after}. {@code before == null} means the file did not exist, which is
-     * shown as {@code --- /dev/null} like git does.
+     * shown as {@code --- /dev/null} like git does; {@code after == null} means it was deleted ({@code +++ /dev/null}).
      */
     static Result of(String before, String after, String path) {
         List<String> a = splitLines(before == null ? "" : before);
-        List<String> b = splitLines(after);
+        List<String> b = splitLines(after == null ? "" : after);
         List<Op> ops = editScript(a, b);
         int added = 0;
         int removed = 0;
@@ -53,8 +53,8 @@ final class UnifiedDiff {
             return new Result("", 0, 0);
         }
         StringBuilder out = new StringBuilder();
-        out.append(before == null ? "--- /dev/null\n" : "--- a/" + path + "\n").append("+++ b/").append(path)
-                .append('\n');
+        out.append(before == null ? "--- /dev/null\n" : "--- a/" + path + "\n")
+                .append(after == null ? "+++ /dev/null\n" : "+++ b/" + path + "\n");
         appendHunks(ops, out);
         return new Result(out.toString(), added, removed);
     }

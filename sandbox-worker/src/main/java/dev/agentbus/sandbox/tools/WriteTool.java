@@ -13,6 +13,8 @@ import java.util.function.Consumer;
 /**
  * {@code write {path, content}}: creates or replaces a file (UTF-8), creating parent directories, atomically.
  *
+ * <p>Overwriting first saves the old file outside the workspace ({@link FileChanges#backUp}).
+ *
  * <p>The outcome carries a diff against the previous content (or against nothing for a new file) so the user sees
  * what the agent changed; it is left out when the old file was not text, since a diff of it would be meaningless.
  */
@@ -43,6 +45,7 @@ final class WriteTool implements Tool {
         }
         boolean existed = Files.exists(file);
         String before = existed ? previousText(file) : null;
+        String backup = existed ? FileChanges.backUp(settings, workspace, file) : "";
         AtomicFiles.write(file, bytes);
         String diff = existed && before == null ? null : UnifiedDiff.of(before, content, shown).text();
         if (diff != null && diff.isEmpty()) {
@@ -50,7 +53,7 @@ final class WriteTool implements Tool {
         }
         int lines = TextFiles.lines(content).size();
         String summary = (existed ? "overwrote " : "created ") + shown + " (" + bytes.length + " bytes, "
-                + lines + (lines == 1 ? " line)" : " lines)");
+                + lines + (lines == 1 ? " line)" : " lines)") + backup;
         return new ToolOutcome(true, summary, null, diff, false);
     }
 

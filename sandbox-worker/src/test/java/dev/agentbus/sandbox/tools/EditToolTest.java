@@ -1,5 +1,6 @@
 package dev.agentbus.sandbox.tools;
 
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,7 +28,14 @@ class EditToolTest {
             """;
 
     @TempDir
+    Path tmp;
+    /** A directory of its own, so the backups (kept next to the workspace) stay inside the test's directory. */
     Path ws;
+
+    @BeforeEach
+    void makeWorkspace() throws IOException {
+        ws = Files.createDirectories(tmp.resolve("ws"));
+    }
 
     private final ToolExecutor tools = new ToolExecutor(SandboxSettings.defaults());
 
@@ -43,7 +51,8 @@ class EditToolTest {
                 "new_text", "return \"Hi, \" + name + \"!\";");
 
         assertThat(outcome.ok()).isTrue();
-        assertThat(outcome.output()).isEqualTo("edited Greeter.java: replaced 1 occurrence (+1 -1 lines)");
+        assertThat(outcome.output()).matches("edited Greeter\\.java: replaced 1 occurrence \\(\\+1 -1 lines\\) "
+                + "\\[backup: \\S+/Greeter\\.java]");
         assertThat(outcome.diff()).isEqualTo(String.join("\n",
                 "--- a/Greeter.java",
                 "+++ b/Greeter.java",
@@ -71,7 +80,7 @@ class EditToolTest {
                 "new_text", "    String bye() {\n        return \"Bye\";\n    }\n\n    String hi() {\n        return \"Hi\";\n"
                         + "    }\n");
 
-        assertThat(outcome.output()).endsWith("(+4 -0 lines)");
+        assertThat(outcome.output()).contains("(+4 -0 lines) [backup: ");
         assertThat(outcome.diff()).contains("@@ -8,4 +8,8 @@\n", "+    String hi() {\n");
     }
 
@@ -101,7 +110,7 @@ class EditToolTest {
                 "replace_all", true);
 
         assertThat(all.ok()).isTrue();
-        assertThat(all.output()).isEqualTo("edited Greeter.java: replaced 3 occurrences (+2 -2 lines)");
+        assertThat(all.output()).startsWith("edited Greeter.java: replaced 3 occurrences (+2 -2 lines) [backup: ");
         assertThat(ws.resolve("Greeter.java")).hasContent(SOURCE.replace("String", "CharSequence"));
     }
 

@@ -1,5 +1,6 @@
 package dev.agentbus.sandbox.tools;
 
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,7 +18,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** read, write, ls and mkdir through the facade. */
 class FileToolsTest {
     @TempDir
+    Path tmp;
+    /** A directory of its own, so the backups (kept next to the workspace) stay inside the test's directory. */
     Path ws;
+
+    @BeforeEach
+    void makeWorkspace() throws IOException {
+        ws = Files.createDirectories(tmp.resolve("ws"));
+    }
 
     private final ToolExecutor tools = new ToolExecutor(SandboxSettings.defaults());
 

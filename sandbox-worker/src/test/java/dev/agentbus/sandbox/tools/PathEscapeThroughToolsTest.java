@@ -1,5 +1,6 @@
 package dev.agentbus.sandbox.tools;
 
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -11,13 +12,22 @@ import java.util.UUID;
 import static dev.agentbus.sandbox.tools.Json.args;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Every file tool goes through the path guard; these pin that for the tools that write and list. */
+/**
+ * Every file tool goes through the path guard; these pin that for the tools that write and list. A path escape is
+ * the workspace-only path policy of the safety layer, so it is a recorded refusal.
+ */
 class PathEscapeThroughToolsTest {
     @TempDir
+    Path tmp;
     Path ws;
 
     @TempDir
     Path outside;
+
+    @BeforeEach
+    void makeWorkspace() throws IOException {
+        ws = Files.createDirectories(tmp.resolve("ws"));
+    }
 
     private final ToolExecutor tools = new ToolExecutor(SandboxSettings.defaults());
 
@@ -27,12 +37,20 @@ class PathEscapeThroughToolsTest {
 
     @Test
     void dot_dot_and_absolute_paths_are_refused_by_every_file_tool() {
-        assertThat(run("read", "path", "../x").error()).isEqualTo("path escapes the workspace: ../x");
-        assertThat(run("write", "path", "../x", "content", "x").error()).isEqualTo("path escapes the workspace: ../x");
+        assertThat(run("read", "path", "../x").refusal()).isEqualTo("path escapes the workspace: ../x");
+        assertThat(run("write", "path", "../x", "content", "x").error())
+                .isEqualTo("refused: path escapes the workspace: ../x");
         assertThat(run("edit", "path", "../x", "old_text", "a", "new_text", "b").ok()).isFalse();
         assertThat(run("ls", "path", "..").ok()).isFalse();
         assertThat(run("glob", "pattern", "*", "path", "../").ok()).isFalse();
-        assertThat(run("grep", "pattern", "root", "path", "/etc").error()).startsWith("absolute paths are not allowed");
+        assertThat(run("grep", "pattern", "root", "path", "/etc").refusal())
+                .startsWith("absolute paths are not allowed");
+        assertThat(run("copy", "from", "/etc/passwd", "to", "p").refusal())
+                .startsWith("absolute paths are not allowed");
+        assertThat(run("delete", "path", "../x").refusal()).isEqualTo("path escapes the workspace: ../x");
+        assertThat(run("download", "path", "/etc/passwd").refusal()).startsWith("absolute paths are not allowed");
+        assertThat(run("upload", "path", "../x", "content_base64", "eA==").refusal())
+                .isEqualTo("path escapes the workspace: ../x");
         assertThat(run("mkdir", "path", "/tmp/agentbus-" + UUID.randomUUID()).ok()).isFalse();
         assertThat(outside.resolveSibling("x")).doesNotExist();
     }
@@ -49,7 +67,7 @@ class PathEscapeThroughToolsTest {
         ToolOutcome outcome = run("write", "path", "etc/" + name, "content", "pwned");
 
         assertThat(outcome.ok()).isFalse();
-        assertThat(outcome.error()).isEqualTo("path escapes the workspace through a symbolic link: etc (in etc/"
+        assertThat(outcome.refusal()).isEqualTo("path escapes the workspace through a symbolic link: etc (in etc/"
                 + name + ")");
         assertThat(Path.of("/etc", name)).doesNotExist();
         assertThat(run("read", "path", "etc/passwd").ok()).isFalse();

@@ -23,8 +23,8 @@ class ToolExecutorErrorsTest {
         ToolOutcome outcome = tools.execute("rm", args("path", "x"), ws, null);
 
         assertThat(outcome.ok()).isFalse();
-        assertThat(outcome.error()).isEqualTo("unknown tool: rm (available: read, write, edit, ls, glob, grep, mkdir, "
-                + "shell)");
+        assertThat(outcome.error()).isEqualTo("unknown tool: rm (available: "
+                + String.join(", ", ToolExecutor.TOOL_NAMES) + ")").contains("mkdir, copy, delete, shell, run_command");
         assertThat(outcome.forModel()).startsWith("error: unknown tool: rm");
         assertThat(tools.execute(null, null, ws, null).error()).startsWith("unknown tool: null");
     }

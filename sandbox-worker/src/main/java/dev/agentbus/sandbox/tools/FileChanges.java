@@ -1,0 +1,59 @@
+package dev.agentbus.sandbox.tools;
+
+import dev.agentbus.sandbox.workspace.Backups;
+import dev.agentbus.sandbox.workspace.WorkspacePaths;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.time.Clock;
+
+/**
+ * What every tool that changes or removes an existing file does first: save a backup outside the workspace (see
+ * {@link Backups}), and read the old text for the diff it returns.
+ */
+final class FileChanges {
+    private FileChanges() {
+    }
+
+    /**
+     * Backs up {@code target} if it exists and returns a note for the tool's output naming the backup; "" when
+     * there was nothing to save. A backup that would be too large is refused, and so is the change.
+     */
+    static String backUp(SandboxSettings settings, WorkspacePaths workspace, Path target)
+            throws IOException, ToolFailure {
+        if (!Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+            return "";
+        }
+        try {
+            String id = new Backups(workspace.root(), settings.backupsKept(), settings.backupMaxBytes(),
+                    Clock.systemUTC()).save(target);
+            return " [backup: " + id + "]";
+        } catch (Backups.TooLargeException e) {
+            throw new ToolFailure("no backup can be taken, so nothing was changed: " + e.getMessage());
+        }
+    }
+
+    /** The file's content as text for a diff, or null when it is missing, too large, binary or not UTF-8. */
+    static String textOrNull(Path file, long maxBytes) throws IOException {
+        if (!Files.isRegularFile(file) || Files.size(file) > maxBytes) {
+            return null;
+        }
+        byte[] bytes = Files.readAllBytes(file);
+        if (TextFiles.looksBinary(bytes)) {
+            return null;
+        }
+        try {
+            return TextFiles.decodeStrict(bytes, "");
+        } catch (ToolFailure notUtf8) {
+            return null;
+        }
+    }
+
+    /** A diff, or null when it would be empty. */
+    static String diffOrNull(String before, String after, String shown) {
+        String text = UnifiedDiff.of(before, after, shown).text();
+        return text.isEmpty() ? null : text;
+    }
+}
