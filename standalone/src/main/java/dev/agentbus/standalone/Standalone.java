@@ -24,15 +24,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The whole stack in one JVM, for a laptop or a demo: a real single-node KRaft Kafka broker with its data under
- * the data directory, then the five services, each in its own Micronaut application context. The contexts share
- * nothing but the broker: they talk only through Kafka topics, exactly as when they run as separate processes.
- * (PostgreSQL is not used yet: the read models arrive with a later issue.)
+ * The whole stack in one JVM, for a laptop or a demo: a real single-node KRaft Kafka broker and a real PostgreSQL
+ * (for the gateway's read models), both with their data under the data directory, then the five services, each in
+ * its own Micronaut application context. The contexts share nothing but the broker: they talk only through Kafka
+ * topics, exactly as when they run as separate processes. With {@code AGENTBUS_DB_URL} set, the gateway uses that
+ * database instead and no PostgreSQL is started.
  */
 public final class Standalone implements AutoCloseable {
     private final EmbeddedKafkaBroker broker;
     private final List<ApplicationContext> contexts = new ArrayList<>();
     private final Path dataDir;
+    private EmbeddedDatabase database;
     private ApplicationContext gateway;
     private ApplicationContext orchestrator;
 
@@ -60,9 +62,20 @@ public final class Standalone implements AutoCloseable {
         stack.printBanner();
     }
 
-    /** Starts the broker and the five services; {@code overrides} are extra properties for every service. */
+    /**
+     * Starts the broker, PostgreSQL and the five services; {@code overrides} are extra properties for every service.
+     * An {@code agentbus.db.url} among them (or {@code AGENTBUS_DB_URL}) is used instead of an embedded PostgreSQL.
+     */
     public void start(Map<String, Object> overrides) {
         broker.start();
+        Map<String, Object> gatewayProps = new HashMap<>(GatewayApplication.properties());
+        String externalDb = env("AGENTBUS_DB_URL", "");
+        if (!overrides.containsKey("agentbus.db.url") && externalDb.isBlank()) {
+            database = EmbeddedDatabase.start(dataDir.resolve("postgres"),
+                    Integer.parseInt(env("AGENTBUS_POSTGRES_PORT", "0")));
+            gatewayProps.put("agentbus.db.url", database.jdbcUrl());
+            gatewayProps.put("agentbus.db.user", database.user());
+        }
         Map<String, Object> common = new HashMap<>();
         common.put("agentbus.kafka.bootstrap-servers", broker.bootstrapServers());
         common.put("agentbus.data-dir", dataDir.toString());
@@ -72,7 +85,7 @@ public final class Standalone implements AutoCloseable {
         startService(SandboxWorkerApplication.SERVICE, common, Map.of());
         startService(SchedulerApplication.SERVICE, common, Map.of());
         startService(MemoryServiceApplication.SERVICE, common, Map.of());
-        gateway = startService(GatewayApplication.SERVICE, common, GatewayApplication.properties());
+        gateway = startService(GatewayApplication.SERVICE, common, gatewayProps);
         gateway.getBean(EmbeddedServer.class).start();
     }
 
@@ -97,6 +110,12 @@ public final class Standalone implements AutoCloseable {
         return broker.bootstrapServers();
     }
 
+    /** The JDBC URL of the read models' database: the embedded one's, or the one configured. */
+    public String databaseUrl() {
+        return database != null ? database.jdbcUrl()
+                : String.valueOf(gateway.getProperty("agentbus.db.url", String.class).orElse(""));
+    }
+
     /** The embedded broker, for operations such as a restart (the fault tests use it). */
     public EmbeddedKafkaBroker broker() {
         return broker;
@@ -112,11 +131,13 @@ public final class Standalone implements AutoCloseable {
                   gateway:       %s
                   token:         AGENTBUS_TOKEN=%s
                   kafka:         %s
+                  postgres:      %s%s
                   model server:  %s (model: %s)%s
 
                 Try:  AGENTBUS_TOKEN=%s bin/agentbus run "create hello.txt containing hi, then show it"
                 Stop with Ctrl-C.
-                %n""", dataDir, gatewayUrl(), token(), bootstrapServers(), modelUrl,
+                %n""", dataDir, gatewayUrl(), token(), bootstrapServers(), databaseUrl(),
+                database == null ? "" : " (user postgres, data in " + database.dataDir() + ")", modelUrl,
                 model == null || model.isBlank() ? "the server's first" : model, modelCheck, token());
     }
 
@@ -145,6 +166,10 @@ public final class Standalone implements AutoCloseable {
             }
         }
         contexts.clear();
+        if (database != null) {
+            database.close();
+            database = null;
+        }
         broker.close();
     }
 

@@ -1,0 +1,73 @@
+package dev.agentbus.gateway.readmodels.searching;
+
+import dev.agentbus.events.session.EventEnvelope;
+import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
+import dev.agentbus.events.session.SessionEvent.UserMessagePosted;
+import dev.agentbus.gateway.readmodels.Sql;
+import dev.agentbus.gateway.readmodels.TableProjection;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Keeps the {@code messages} table that full-text search reads: a row per user message and per assistant answer
+ * with text. PostgreSQL computes the search document itself (a generated tsvector column with a GIN index).
+ * Rows are keyed by session and seq, so applying an event twice adds nothing.
+ *
+ * <p>A fork's copied history is not indexed again: it is found in the session where it was said.
+ */
+public final class MessageIndexProjection implements TableProjection {
+    /** One searchable message. */
+    record Row(String sessionId, long seq, String userId, String role, Instant time, String text) {
+    }
+
+    private final List<Row> rows = new ArrayList<>();
+
+    /** The message an event adds to the index, or null: only people's messages and the model's answers count. */
+    static Row messageOf(EventEnvelope e) {
+        return switch (e.event()) {
+            case UserMessagePosted m when m.text() != null && !m.text().isBlank() ->
+                    new Row(e.sessionId(), e.seq(), e.userId(), "user", e.time(), m.text());
+            case ModelCallCompleted m when m.content() != null && !m.content().isBlank() ->
+                    new Row(e.sessionId(), e.seq(), e.userId(), "assistant", e.time(), m.content());
+            default -> null;
+        };
+    }
+
+    @Override
+    public void load(Connection db, List<EventEnvelope> events) {
+        // Inserts only: nothing to read first.
+    }
+
+    @Override
+    public void apply(EventEnvelope event) {
+        Row row = messageOf(event);
+        if (row != null) {
+            rows.add(row);
+        }
+    }
+
+    @Override
+    public void save(Connection db) throws SQLException {
+        if (rows.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement s = db.prepareStatement("INSERT INTO messages (session_id, seq, user_id, role, time, "
+                + "text) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (session_id, seq) DO NOTHING")) {
+            for (Row r : rows) {
+                Sql.setText(s, 1, r.sessionId());
+                s.setLong(2, r.seq());
+                Sql.setText(s, 3, r.userId());
+                Sql.setText(s, 4, r.role());
+                Sql.setInstant(s, 5, r.time());
+                Sql.setText(s, 6, r.text());
+                s.addBatch();
+            }
+            s.executeBatch();
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package dev.agentbus.gateway.readmodels;
+
+import dev.agentbus.gateway.GatewayApplication;
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.runtime.server.EmbeddedServer;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/** A real gateway application context on a free port, as the standalone launcher starts it, plus a tiny client. */
+public final class TestGateway implements AutoCloseable {
+    public static final String TOKEN = "read-models-test-token";
+
+    private final ApplicationContext context;
+    private final String url;
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    /** {@code jdbcUrl} null: a gateway without PostgreSQL. */
+    public TestGateway(String bootstrapServers, Path dataDir, String jdbcUrl) {
+        Map<String, Object> props = new HashMap<>(GatewayApplication.properties());
+        props.put("agentbus.kafka.bootstrap-servers", bootstrapServers);
+        props.put("agentbus.data-dir", dataDir.toString());
+        props.put("agentbus.gateway.port", "-1");
+        props.put("agentbus.gateway.token", TOKEN);
+        if (jdbcUrl != null) {
+            props.put("agentbus.db.url", jdbcUrl);
+        }
+        context = ApplicationContext.builder().properties(props).start();
+        EmbeddedServer server = context.getBean(EmbeddedServer.class);
+        server.start();
+        url = server.getURL().toString();
+    }
+
+    public ApplicationContext context() {
+        return context;
+    }
+
+    public HttpResponse<String> get(String path) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create(url + path)).header("Authorization", "Bearer " + TOKEN)
+                .GET().build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    public HttpResponse<String> getWithoutToken(String path) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create(url + path)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    public HttpResponse<String> post(String path) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create(url + path)).header("Authorization", "Bearer " + TOKEN)
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Override
+    public void close() {
+        context.close();
+    }
+}
