@@ -5,7 +5,8 @@ import io.micronaut.context.ApplicationContext;
 /**
  * Starts the orchestrator service: it consumes {@code agentbus.session-inputs}, decides, appends to
  * {@code agentbus.session-events}, and calls the model server. It serves no HTTP; the gateway does.
- * Not yet: snapshots (recovery folds the whole partition), approvals, todos, compaction, sub-agents.
+ * Taking over a partition starts from each session's latest snapshot ({@code agentbus.session-snapshots}) and folds
+ * only the events after it. Not yet: approvals, todos, compaction, sub-agents.
  */
 public final class OrchestratorApplication {
     public static final String SERVICE = "orchestrator";

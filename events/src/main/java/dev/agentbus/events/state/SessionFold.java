@@ -20,9 +20,7 @@ import dev.agentbus.events.session.ToolCallSpec;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The pure fold: {@code state' = evolve(state, event)}. It only assigns; it never validates, calls anything or
@@ -53,7 +51,7 @@ public final class SessionFold {
                 b.createdAt = e.time();
             }
             case UserMessagePosted m -> {
-                b.messages.add(new Message.User(e.seq(), m.text()));
+                b.messages = b.messages.plus(new Message.User(e.seq(), m.text()));
                 b.status = SessionStatus.RUNNING;
                 b.turns = s.turns() + 1;
                 b.turn = new Turn(b.turns, 0, null, List.of());
@@ -69,7 +67,8 @@ public final class SessionFold {
                 }
             }
             case ModelCallCompleted m -> {
-                b.messages.add(new Message.Assistant(e.seq(), m.content(), m.reasoning(), m.toolCalls()));
+                b.messages = b.messages.plus(
+                        new Message.Assistant(e.seq(), m.content(), m.reasoning(), m.toolCalls()));
                 b.usage = s.usage().plus(m.usage());
                 b.modelCalls = s.modelCalls() + 1;
                 b.lastModel = m.model();
@@ -78,7 +77,8 @@ public final class SessionFold {
                     if (call.id() == null || b.toolCalls.containsKey(call.id())) {
                         continue; // the decider gives every call a unique id; a log from elsewhere may not
                     }
-                    b.toolCalls.put(call.id(), ToolCallView.proposed(call.id(), call.name(), call.arguments()));
+                    b.toolCalls = b.toolCalls.plus(call.id(),
+                            ToolCallView.proposed(call.id(), call.name(), call.arguments()));
                     open.add(call.id());
                 }
                 if (b.turn != null) {
@@ -92,27 +92,35 @@ public final class SessionFold {
                 }
             }
             case ToolCallRequested r -> {
-                if (r.byUser()) {
-                    b.toolCalls.putIfAbsent(r.callId(), ToolCallView.requestedByUser(r.callId(), r.name(), r.arguments()));
-                } else {
-                    b.toolCalls.computeIfPresent(r.callId(), (id, v) -> v.withStatus(ToolCallView.Status.REQUESTED));
+                ToolCallView view = b.toolCalls.get(r.callId());
+                if (r.byUser() && view == null) {
+                    b.toolCalls = b.toolCalls.plus(r.callId(),
+                            ToolCallView.requestedByUser(r.callId(), r.name(), r.arguments()));
+                } else if (!r.byUser() && view != null) {
+                    b.toolCalls = b.toolCalls.plus(r.callId(), view.withStatus(ToolCallView.Status.REQUESTED));
                 }
             }
-            case ToolCallStarted t -> b.toolCalls.computeIfPresent(t.callId(), (id, v) -> v.started(t.worker()));
+            case ToolCallStarted t -> {
+                ToolCallView view = b.toolCalls.get(t.callId());
+                if (view != null) {
+                    b.toolCalls = b.toolCalls.plus(t.callId(), view.started(t.worker()));
+                }
+            }
             case ToolCallCompleted c -> {
                 ToolCallView view = b.toolCalls.get(c.callId());
                 if (view != null) {
                     ToolCallView done = view.completed(c.ok(), c.output(), c.error(), c.diff(), c.truncated(),
                             c.durationMs(), c.interrupted(), c.checkpoint(), c.refusal());
-                    b.toolCalls.put(c.callId(), done);
+                    b.toolCalls = b.toolCalls.plus(c.callId(), done);
                     if (view.byUser()) {
                         // No assistant message asked for it, so it cannot be a tool message; the model is told in
                         // a notice without the output (a download's output is the whole file).
-                        b.messages.add(new Message.Notice(e.seq(), "The user ran the tool " + done.name()
+                        b.messages = b.messages.plus(new Message.Notice(e.seq(), "The user ran the tool " + done.name()
                                 + " directly with " + done.arguments() + (c.ok() ? "; it succeeded."
                                 : "; it failed: " + c.error())));
                     } else {
-                        b.messages.add(new Message.Tool(e.seq(), c.callId(), done.name(), done.resultForModel()));
+                        b.messages = b.messages.plus(
+                                new Message.Tool(e.seq(), c.callId(), done.name(), done.resultForModel()));
                     }
                 }
                 if (c.shell() != null) {
@@ -133,7 +141,7 @@ public final class SessionFold {
             }
             case WaitEnded w -> {
                 if (s.pendingWait() != null && s.pendingWait().callId() == null) {
-                    b.messages.add(new Message.Notice(e.seq(), "The time you waited for has come ("
+                    b.messages = b.messages.plus(new Message.Notice(e.seq(), "The time you waited for has come ("
                             + s.pendingWait().until() + (s.pendingWait().reason() == null ? "" : ": " + s.pendingWait().reason())
                             + "). Continue the task."));
                 }
@@ -174,10 +182,8 @@ public final class SessionFold {
         b.title = f.title() != null ? f.title() : from.title();
         b.status = SessionStatus.IDLE;
         b.createdAt = e.time();
-        b.messages.clear();
-        b.messages.addAll(src.messages);
-        b.toolCalls.clear();
-        b.toolCalls.putAll(src.toolCalls);
+        b.messages = src.messages;
+        b.toolCalls = src.toolCalls;
         b.usage = from.usage();
         b.modelCalls = from.modelCalls();
         b.turns = from.turns();
@@ -197,15 +203,19 @@ public final class SessionFold {
             if (view.status() != ToolCallView.Status.COMPLETED) {
                 String why = "not run: the session was forked before this call was answered";
                 ToolCallView done = view.completed(false, null, why, null, false, 0, false, null, null);
-                b.toolCalls.put(view.callId(), done);
+                b.toolCalls = b.toolCalls.plus(view.callId(), done);
                 if (!view.byUser()) {
-                    b.messages.add(new Message.Tool(e.seq(), view.callId(), view.name(), done.resultForModel()));
+                    b.messages = b.messages.plus(
+                            new Message.Tool(e.seq(), view.callId(), view.name(), done.resultForModel()));
                 }
             }
         }
     }
 
-    /** Mutable copy used only inside one evolve call, so the record itself stays immutable. */
+    /**
+     * The fields of one state while one evolve call works out the next. The two collections are persistent: each
+     * change makes a new one that shares everything else with the old, so a builder costs O(1), not O(history).
+     */
     private static final class Builder {
         final String sessionId;
         String userId;
@@ -214,8 +224,8 @@ public final class SessionFold {
         long lastSeq;
         Instant createdAt;
         Instant updatedAt;
-        final List<Message> messages;
-        final Map<String, ToolCallView> toolCalls;
+        AppendOnlyList<Message> messages;
+        InsertionOrderedMap<String, ToolCallView> toolCalls;
         dev.agentbus.events.session.TokenUsage usage;
         int modelCalls;
         int turns;
@@ -240,8 +250,9 @@ public final class SessionFold {
             lastSeq = s.lastSeq();
             createdAt = s.createdAt();
             updatedAt = s.updatedAt();
-            messages = new ArrayList<>(s.messages());
-            toolCalls = new LinkedHashMap<>(s.toolCalls());
+            // O(1): a state's collections are always the persistent kinds (its constructor makes sure).
+            messages = AppendOnlyList.copyOf(s.messages());
+            toolCalls = InsertionOrderedMap.copyOf(s.toolCalls());
             usage = s.usage();
             modelCalls = s.modelCalls();
             turns = s.turns();

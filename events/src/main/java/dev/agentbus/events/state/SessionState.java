@@ -30,9 +30,14 @@ public record SessionState(String sessionId, String userId, String title, Sessio
                            TurnOutcome lastOutcome, String lastAnswer, String lastError, ShellState shell,
                            String checkpoint, String forkedFrom, long forkedAtSeq) {
 
+    /**
+     * Both collections become immutable, structurally shared ones: the fold's own ({@link AppendOnlyList},
+     * {@link InsertionOrderedMap}) are kept as they are, in O(1), so folding an event does not copy the conversation;
+     * anything else (a list and map read from JSON, say) is copied once. A state read from JSON equals the folded one.
+     */
     public SessionState {
-        messages = List.copyOf(messages);
-        toolCalls = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(toolCalls));
+        messages = AppendOnlyList.copyOf(messages);
+        toolCalls = InsertionOrderedMap.copyOf(toolCalls);
     }
 
     /** The state before the first event. */

@@ -5,6 +5,7 @@ import dev.agentbus.events.ledger.ToolLedgerEntry;
 import dev.agentbus.events.memory.MemoryCommand;
 import dev.agentbus.events.memory.MemoryDocument;
 import dev.agentbus.events.session.EventEnvelope;
+import dev.agentbus.events.state.SessionSnapshot;
 import dev.agentbus.events.stream.StreamChunk;
 
 import java.time.Duration;
@@ -28,14 +29,22 @@ public final class Topics {
             MemoryDocument.class, true, null, "each user's memory document; written only by the memory-service");
     public static final TopicSpec TOOL_LEDGER = new TopicSpec("agentbus.tool-ledger", "session id/tool call id",
             ToolLedgerEntry.class, true, null, "the sandbox-worker's started/finished notes for at-most-once calls");
+    /**
+     * Co-partitioned with the session topics: the snapshot of a session in event partition p is in partition p, so
+     * the orchestrator taking over p reads only partition p here. A cache: it may be lost without losing anything.
+     */
+    public static final TopicSpec SESSION_SNAPSHOTS = new TopicSpec("agentbus.session-snapshots", "session id",
+            SessionSnapshot.class, true, null,
+            "each session's folded state every N events, so recovery folds only the tail; written by the orchestrator");
     public static final TopicSpec DEAD_LETTER = new TopicSpec("agentbus.dead-letter", "original key",
             byte[].class, false, Duration.ofDays(30), "records no service could parse, with the reason in headers");
 
     public static final List<TopicSpec> ALL = List.of(SESSION_INPUTS, SESSION_EVENTS, SESSION_STREAM,
-            MEMORY_COMMANDS, USER_MEMORY, TOOL_LEDGER, DEAD_LETTER);
+            MEMORY_COMMANDS, USER_MEMORY, TOOL_LEDGER, SESSION_SNAPSHOTS, DEAD_LETTER);
 
     /** Topics that must share one partition count because one owner handles both sides of a session. */
-    public static final List<TopicSpec> SESSION_PARTITIONED = List.of(SESSION_INPUTS, SESSION_EVENTS, SESSION_STREAM);
+    public static final List<TopicSpec> SESSION_PARTITIONED = List.of(SESSION_INPUTS, SESSION_EVENTS, SESSION_STREAM,
+            SESSION_SNAPSHOTS);
 
     private Topics() {
     }

@@ -28,22 +28,30 @@ public class OrchestratorRuntime {
     private final LlmSettings llm;
     private final int maxIterations;
     private final String systemPrompt;
+    private final int snapshotEvery;
     private CompactedTopicView<MemoryDocument> memory;
     private ModelClient client;
     private SessionEngine engine;
 
     public OrchestratorRuntime(KafkaSettings kafka, LlmSettings llm,
                                @Value("${agentbus.agent.max-iterations:25}") int maxIterations,
-                               @Value("${agentbus.agent.system-prompt:}") String systemPrompt) {
+                               @Value("${agentbus.agent.system-prompt:}") String systemPrompt,
+                               @Value("${agentbus.orchestrator.snapshot-every:100}") int snapshotEvery) {
+        if (snapshotEvery < 0) {
+            throw new IllegalArgumentException("agentbus.orchestrator.snapshot-every must be 0 (off) or more, not "
+                    + snapshotEvery);
+        }
         this.kafka = kafka;
         this.llm = llm;
         this.maxIterations = maxIterations;
         this.systemPrompt = systemPrompt;
+        this.snapshotEvery = snapshotEvery;
     }
 
     @PostConstruct
     void start() throws InterruptedException {
         TopicAdmin.ensureTopics(kafka);
+        SnapshotTopic.configure(kafka);
         memory = new CompactedTopicView<>(kafka, Topics.USER_MEMORY.name(), "orchestrator-memory",
                 bytes -> EventCodec.decodeValue(bytes, MemoryDocument.class)).start();
         // A turn started before the view is complete would attach an empty memory document.
@@ -53,12 +61,13 @@ public class OrchestratorRuntime {
         client = new ModelClient(llm.modelSettings());
         ModelCalls calls = new ModelCalls(kafka, client, new PromptBuilder(systemPrompt), Clock.systemUTC());
         engine = new SessionEngine(kafka, calls,
-                userId -> memory.get(userId).orElse(MemoryDocument.empty(userId)), Clock.systemUTC(), maxIterations);
+                userId -> memory.get(userId).orElse(MemoryDocument.empty(userId)), Clock.systemUTC(), maxIterations,
+                snapshotEvery);
         engine.start();
-        LOG.info("orchestrator started: model server {}, model {}, max {} model calls per turn",
+        LOG.info("orchestrator started: model server {}, model {}, max {} model calls per turn, {}",
                 llm.modelSettings().baseUrl(),
                 llm.modelSettings().model().isBlank() ? "(the server's first)" : llm.modelSettings().model(),
-                maxIterations);
+                maxIterations, snapshotEvery == 0 ? "snapshots off" : "a snapshot every " + snapshotEvery + " events");
     }
 
     @PreDestroy

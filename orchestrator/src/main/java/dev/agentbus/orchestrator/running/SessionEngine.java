@@ -48,8 +48,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * transaction. Either all of it becomes visible or none of it does, so a crash can neither lose an input nor
  * record it twice. Effects (model calls) start only after the commit.
  *
- * <p>When it is given a partition it folds that partition's events into state, processes the input backlog, and
- * then restarts any model call the log shows as started but unanswered (the previous owner died mid-call).
+ * <p>When it is given a partition it rebuilds that partition's states ({@link SessionLogLoader}: the latest
+ * snapshots plus the events after them), processes the input backlog, and then restarts any model call the log shows
+ * as started but unanswered (the previous owner died mid-call). After each commit, {@link SnapshotWriter} writes
+ * the snapshots that have become due.
  */
 public final class SessionEngine implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SessionEngine.class);
@@ -62,18 +64,21 @@ public final class SessionEngine implements AutoCloseable {
     private final Clock clock;
     private final int maxIterations;
     private final SessionLogLoader loader;
+    private final SnapshotWriter snapshots;
     private final ServiceLoop loop;
     private final Map<Integer, Map<String, SessionState>> states = new ConcurrentHashMap<>();
     /** Input offsets a newly assigned partition must reach before unanswered model calls are restarted. */
     private final Map<Integer, Long> recovering = new HashMap<>();
 
-    SessionEngine(KafkaSettings kafka, ModelCalls modelCalls, MemoryLookup memory, Clock clock, int maxIterations) {
+    SessionEngine(KafkaSettings kafka, ModelCalls modelCalls, MemoryLookup memory, Clock clock, int maxIterations,
+                  int snapshotEvery) {
         this.kafka = kafka;
         this.modelCalls = modelCalls;
         this.memory = memory;
         this.clock = clock;
         this.maxIterations = maxIterations;
-        this.loader = new SessionLogLoader(kafka);
+        this.snapshots = new SnapshotWriter(snapshotEvery, clock);
+        this.loader = new SessionLogLoader(kafka, snapshots.enabled());
         this.loop = new ServiceLoop("orchestrator-engine", this::run);
     }
 
@@ -82,13 +87,15 @@ public final class SessionEngine implements AutoCloseable {
     }
 
     private void run(ServiceLoop loop) {
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(kafka.transactionalProducer("orchestrator"));
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(
+                SnapshotWriter.producerSettings(kafka, "orchestrator"));
              KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(kafka.consumer(GROUP, "orchestrator"))) {
             // Fences any earlier producer with our transactional id and aborts what it left open.
             producer.initTransactions();
             loop.wakeOnClose(c);
             states.clear();
             recovering.clear();
+            snapshots.forgetAll();
             c.subscribe(List.of(Topics.SESSION_INPUTS.name()), new Rebalance(c));
             while (loop.running()) {
                 ConsumerRecords<String, byte[]> records = c.poll(Duration.ofMillis(250));
@@ -107,17 +114,19 @@ public final class SessionEngine implements AutoCloseable {
     private void processBatch(KafkaProducer<String, byte[]> producer, KafkaConsumer<String, byte[]> c,
                               ConsumerRecords<String, byte[]> records) {
         List<Runnable> afterCommit = new ArrayList<>();
+        List<SnapshotWriter.Sent> sent = new ArrayList<>();
         Transactions.commit(producer, c, offsets -> {
             for (ConsumerRecord<String, byte[]> r : records) {
                 offsets.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
-                handle(producer, r, afterCommit);
+                handle(producer, r, afterCommit, sent);
             }
         });
         afterCommit.forEach(Runnable::run);
+        snapshots.afterCommit(producer, sent, states);
     }
 
     private void handle(KafkaProducer<String, byte[]> producer, ConsumerRecord<String, byte[]> r,
-                        List<Runnable> afterCommit) {
+                        List<Runnable> afterCommit, List<SnapshotWriter.Sent> sent) {
         InputEnvelope input;
         try {
             input = EventCodec.decodeInput(r.value());
@@ -138,6 +147,7 @@ public final class SessionEngine implements AutoCloseable {
         }
         Instant now = clock.instant();
         Decision decision;
+        List<EventEnvelope> envelopes = new ArrayList<>();
         List<ProducerRecord<String, byte[]>> out = new ArrayList<>();
         SpanContext trace = TraceHeaders.continueFrom(r.headers());
         try {
@@ -147,6 +157,7 @@ public final class SessionEngine implements AutoCloseable {
             for (SessionEvent event : decision.events()) {
                 EventEnvelope envelope = new EventEnvelope(UUID.randomUUID().toString(), input.sessionId(), ++seq,
                         now, input.id(), userId, event);
+                envelopes.add(envelope);
                 out.add(Records.event(envelope, "orchestrator", trace));
             }
         } catch (RuntimeException e) {
@@ -159,7 +170,10 @@ public final class SessionEngine implements AutoCloseable {
             LOG.debug("input {} of session {} ignored: {}", input.id(), input.sessionId(), decision.ignoredBecause());
             return;
         }
-        out.forEach(producer::send);
+        for (int i = 0; i < out.size(); i++) {
+            // The snapshot writer learns each event's offset from its send, once the transaction has committed.
+            sent.add(new SnapshotWriter.Sent(input.sessionId(), envelopes.get(i).seq(), producer.send(out.get(i))));
+        }
         SessionState after = decision.state();
         partition.put(input.sessionId(), after);
         for (Effect effect : decision.effects()) {
@@ -209,14 +223,19 @@ public final class SessionEngine implements AutoCloseable {
             partitions.forEach(tp -> {
                 states.remove(tp.partition());
                 recovering.remove(tp.partition());
+                snapshots.forget(tp.partition());
             });
         }
 
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
             Map<TopicPartition, Long> ends = c.endOffsets(partitions);
+            for (SessionLogLoader.LoadedPartition loaded : loader.loadAll(
+                    partitions.stream().map(TopicPartition::partition).toList())) {
+                states.put(loaded.partition(), new ConcurrentHashMap<>(loaded.states()));
+                snapshots.adopt(loaded.coverage());
+            }
             for (TopicPartition tp : partitions) {
-                states.put(tp.partition(), new ConcurrentHashMap<>(loader.load(tp.partition())));
                 recovering.put(tp.partition(), ends.get(tp));
             }
         }
