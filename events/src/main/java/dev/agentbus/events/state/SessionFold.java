@@ -17,6 +17,7 @@ import dev.agentbus.events.session.SessionEvent.UserMessagePosted;
 import dev.agentbus.events.session.SessionEvent.WaitEnded;
 import dev.agentbus.events.session.SessionEvent.WaitScheduled;
 import dev.agentbus.events.session.ToolCallSpec;
+import dev.agentbus.events.tools.ToolArguments;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -95,7 +96,7 @@ public final class SessionFold {
                 ToolCallView view = b.toolCalls.get(r.callId());
                 if (r.byUser() && view == null) {
                     b.toolCalls = b.toolCalls.plus(r.callId(),
-                            ToolCallView.requestedByUser(r.callId(), r.name(), r.arguments()));
+                            ToolCallView.requestedByUser(r.callId(), r.name(), ToolArguments.abbreviated(r.arguments())));
                 } else if (!r.byUser() && view != null) {
                     b.toolCalls = b.toolCalls.plus(r.callId(), view.withStatus(ToolCallView.Status.REQUESTED));
                 }
@@ -109,7 +110,10 @@ public final class SessionFold {
             case ToolCallCompleted c -> {
                 ToolCallView view = b.toolCalls.get(c.callId());
                 if (view != null) {
-                    ToolCallView done = view.completed(c.ok(), c.output(), c.error(), c.diff(), c.truncated(),
+                    // A person's upload or download carries a whole file; the log keeps it, the state (which forks
+                    // and snapshots copy) keeps only a note of it, like the arguments.
+                    String output = view.byUser() ? abbreviatedOutput(c.output()) : c.output();
+                    ToolCallView done = view.completed(c.ok(), output, c.error(), c.diff(), c.truncated(),
                             c.durationMs(), c.interrupted(), c.checkpoint(), c.refusal());
                     b.toolCalls = b.toolCalls.plus(c.callId(), done);
                     if (view.byUser()) {
@@ -169,6 +173,16 @@ public final class SessionFold {
             }
         }
         return b.build();
+    }
+
+    /** The most of a person-run tool's output the state keeps; the event keeps it all. */
+    static final int USER_TOOL_OUTPUT_KEPT = 1024;
+
+    private static String abbreviatedOutput(String output) {
+        if (output == null || output.length() <= USER_TOOL_OUTPUT_KEPT) {
+            return output;
+        }
+        return output.substring(0, USER_TOOL_OUTPUT_KEPT) + "… <" + output.length() + " characters>";
     }
 
     /**

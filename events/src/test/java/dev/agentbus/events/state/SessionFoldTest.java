@@ -72,6 +72,27 @@ class SessionFoldTest {
     }
 
     @Test
+    void a_file_a_person_transfers_stays_in_the_log_but_only_a_note_of_it_goes_into_the_state() {
+        String base64 = "QUJD".repeat(50_000);
+        given(created(), new ToolCallRequested("user-1", "upload",
+                "{\"path\":\"in.bin\",\"content_base64\":\"" + base64 + "\"}", null, true))
+                .when(new ToolCallCompleted("user-1", true, "uploaded in.bin", null, null, false, 1, false))
+                .then(s -> {
+                    ToolCallView upload = s.toolCalls().get("user-1");
+                    assertThat(upload.byUser()).isTrue();
+                    assertThat(upload.arguments()).contains("in.bin").contains("<200000 characters>")
+                            .doesNotContain(base64);
+                    assertThat(s.messages()).last().isInstanceOfSatisfying(Message.Notice.class,
+                            n -> assertThat(n.text()).startsWith("The user ran the tool upload directly")
+                                    .hasSizeLessThan(500));
+                });
+        given(created(), new ToolCallRequested("user-1", "download", "{\"path\":\"in.bin\"}", null, true))
+                .when(new ToolCallCompleted("user-1", true, base64, null, null, false, 1, false))
+                .then(s -> assertThat(s.toolCalls().get("user-1").output())
+                        .hasSizeLessThan(SessionFold.USER_TOOL_OUTPUT_KEPT + 100).endsWith("<200000 characters>"));
+    }
+
+    @Test
     void a_posted_message_starts_a_turn() {
         given(created())
                 .when(new UserMessagePosted("create hello.txt containing hi"))
