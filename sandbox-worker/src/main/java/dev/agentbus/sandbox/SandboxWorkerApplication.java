@@ -4,8 +4,10 @@ import io.micronaut.context.ApplicationContext;
 
 /**
  * Starts the sandbox-worker: it follows {@code agentbus.session-events} for {@code tool_call.requested.v1}, runs
- * each call once in the session's workspace (shell commands inside bubblewrap), and reports start and result on
- * {@code agentbus.session-inputs}. Not yet: the Docker backend, persistent shells, tmux and git tools, uploads.
+ * each call once in the session's workspace, and reports start and result on {@code agentbus.session-inputs}.
+ * Programs run in the session's own sandbox (a Docker container, or bubblewrap where no engine answers) with a
+ * persistent shell whose directory and variables are recorded in the log (docs/sandbox.md). Not yet: Kubernetes
+ * pods as sandboxes.
  */
 public final class SandboxWorkerApplication {
     public static final String SERVICE = "sandbox-worker";

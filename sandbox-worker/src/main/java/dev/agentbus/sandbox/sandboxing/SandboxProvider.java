@@ -12,6 +12,14 @@ public interface SandboxProvider extends AutoCloseable {
     /** Destroys the session's sandbox and starts a fresh one from {@code spec.restore()} ({@code restart_terminal}). */
     Sandbox restart(SandboxSpec spec) throws SandboxException;
 
+    /**
+     * Destroys the session's sandbox, if one runs here, without starting another: for a worker that gives the
+     * session's partition away, so that its sandbox (whose state the log now moves past) is not reused later.
+     * The workspace stays.
+     */
+    default void release(SandboxSpec spec) {
+    }
+
     /** The backend new sandboxes get: {@code docker}, {@code bubblewrap} or {@code host}. */
     String backend();
 

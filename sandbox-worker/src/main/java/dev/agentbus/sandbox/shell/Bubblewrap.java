@@ -1,13 +1,17 @@
 package dev.agentbus.sandbox.shell;
 
 import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Knows how to find bubblewrap and how to build the command line of the sandbox.
@@ -28,7 +32,7 @@ public final class Bubblewrap {
     public static final String SANDBOX_WORKSPACE = "/workspace";
 
     /** The fixed PATH inside the sandbox (and in unsafe host mode): never the worker's own. */
-    static final String SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin";
+    public static final String SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin";
 
     /** Top-level directories that merged-/usr systems provide as links into /usr, others as real directories. */
     private static final List<String> USR_LINKS = List.of("bin", "sbin", "lib", "lib32", "lib64", "libx32");
@@ -91,6 +95,76 @@ public final class Bubblewrap {
 
     /** The full argv that runs {@code /bin/sh -c command} in the sandbox around {@code workspace}. */
     static List<String> command(Path bwrap, Path workspace, String shellCommand) {
+        List<String> argv = view(bwrap, workspace, List.of());
+        argv.addAll(List.of("--unshare-all", "--hostname", "sandbox", "--die-with-parent", "--new-session",
+                "--cap-drop", "ALL"));
+        argv.addAll(environment());
+        argv.addAll(List.of("/bin/sh", "-c", shellCommand));
+        return argv;
+    }
+
+    /**
+     * The argv of a persistent sandbox: the same view, a long-lived {@code /bin/sh} reading commands from stdin,
+     * run as {@code uid}/{@code gid} inside a user namespace (whatever the worker's own uid, files it creates in
+     * the workspace belong to the worker on the host). With {@code network} the network namespace is shared
+     * with the host; everything else stays unshared.
+     */
+    public static List<String> persistentShell(Path bwrap, Path workspace, boolean network, int uid, int gid) {
+        // With the network, name resolution and CA certificates too (before the root is made read-only).
+        List<String> argv = view(bwrap, workspace, network
+                ? List.of("--ro-bind-try", "/etc/resolv.conf", "/etc/resolv.conf", "--ro-bind-try", "/etc/ssl",
+                "/etc/ssl", "--ro-bind-try", "/etc/ca-certificates", "/etc/ca-certificates")
+                : List.of());
+        // --unshare-user explicitly (--unshare-all only tries), because --disable-userns needs it: no nested user
+        // namespaces, so no "root" inside one from which to mount or unshare more (bubblewrap 0.8 and later).
+        argv.addAll(List.of("--unshare-all", "--unshare-user"));
+        if (supportsDisableUserns(bwrap)) {
+            argv.add("--disable-userns");
+        }
+        if (network) {
+            argv.add("--share-net");
+        }
+        argv.addAll(List.of("--uid", Integer.toString(uid), "--gid", Integer.toString(gid),
+                "--hostname", "sandbox", "--die-with-parent", "--new-session", "--cap-drop", "ALL"));
+        argv.addAll(environment());
+        argv.add("/bin/sh");
+        return argv;
+    }
+
+    private static final Map<Path, Boolean> DISABLE_USERNS = new ConcurrentHashMap<>();
+
+    /** Whether this bwrap knows {@code --disable-userns} (asked once per executable). */
+    static boolean supportsDisableUserns(Path bwrap) {
+        return DISABLE_USERNS.computeIfAbsent(bwrap, path -> {
+            try {
+                Process help = new ProcessBuilder(path.toString(), "--help").redirectErrorStream(true).start();
+                String text = new String(help.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                help.waitFor();
+                return text.contains("--disable-userns");
+            } catch (IOException e) {
+                return false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        });
+    }
+
+    /** Locates the executable (see {@link #bwrapAvailable(String)}). */
+    public static Optional<Path> find(String bwrapPath) {
+        return locate(bwrapPath);
+    }
+
+    private static List<String> environment() {
+        return List.of("--clearenv",
+                "--setenv", "PATH", SANDBOX_PATH,
+                "--setenv", "HOME", SANDBOX_WORKSPACE,
+                "--setenv", "LANG", "C.UTF-8",
+                "--setenv", "TMPDIR", "/tmp");
+    }
+
+    /** The file system: read-only system, private /proc, /dev and /tmp, the workspace the only writable bind. */
+    private static List<String> view(Path bwrap, Path workspace, List<String> extraBinds) {
         List<String> argv = new ArrayList<>(List.of(bwrap.toString(), "--ro-bind", "/usr", "/usr"));
         for (String name : USR_LINKS) {
             Path host = Path.of("/", name);
@@ -103,24 +177,14 @@ public final class Bubblewrap {
         for (String etc : ETC_READ_ONLY) {
             argv.addAll(List.of("--ro-bind-try", etc, etc));
         }
+        argv.addAll(extraBinds);
         argv.addAll(List.of(
                 "--proc", "/proc",
                 "--dev", "/dev",
                 "--tmpfs", "/tmp",
                 "--bind", workspace.toString(), SANDBOX_WORKSPACE,
                 "--remount-ro", "/",
-                "--chdir", SANDBOX_WORKSPACE,
-                "--unshare-all",
-                "--hostname", "sandbox",
-                "--die-with-parent",
-                "--new-session",
-                "--cap-drop", "ALL",
-                "--clearenv",
-                "--setenv", "PATH", SANDBOX_PATH,
-                "--setenv", "HOME", SANDBOX_WORKSPACE,
-                "--setenv", "LANG", "C.UTF-8",
-                "--setenv", "TMPDIR", "/tmp",
-                "/bin/sh", "-c", shellCommand));
+                "--chdir", SANDBOX_WORKSPACE));
         return argv;
     }
 }

@@ -16,7 +16,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
- * Runs one {@code /bin/sh -c} command for a tool call: inside bubblewrap around the workspace, or, only when the
+ * Legacy: the one-shot runner the shell tool used before sandboxes were persistent (see {@code sandboxing/} and
+ * docs/sandbox.md). Nothing runs model commands through it any more; it stays until {@code ToolExecutor} stops
+ * constructing it, and then goes with {@link ShellResult}, {@link ShellUnavailableException} and
+ * {@link ProcessTree}.
+ *
+ * <p>Runs one {@code /bin/sh -c} command for a tool call: inside bubblewrap around the workspace, or, only when the
  * operator explicitly asked for it, directly on the host.
  *
  * <p>Guarantees, in both modes: stdin is {@code /dev/null} (a command waiting for input would otherwise hang until

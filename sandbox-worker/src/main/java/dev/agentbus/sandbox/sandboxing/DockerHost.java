@@ -1,0 +1,104 @@
+package dev.agentbus.sandbox.sandboxing;
+
+import dev.agentbus.sandbox.shell.ShellProcess;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.file.Path;
+
+/**
+ * A Docker sandbox: one long-lived container per session (see {@link DockerEngine#createSandbox} for its
+ * hardening), shells attached to it with exec. Killing everything is a restart of the container with no grace
+ * period; the container's init then starts again and the workspace is untouched.
+ *
+ * <p>Who commands run as: never root; see {@link WorkspaceOwner}.
+ */
+final class DockerHost implements SandboxHost {
+    private static final Logger LOG = LoggerFactory.getLogger(DockerHost.class);
+
+    private final DockerEngine engine;
+    private final SandboxConfig config;
+    private final String name;
+    private final String forWhom;
+    private final String user;
+    private String containerId;
+    private Path workspace;
+    /** The workspace was renamed: the container's bind mount names the old path, so a restart must recreate it. */
+    private boolean moved;
+
+    private DockerHost(DockerEngine engine, SandboxConfig config, String name, String forWhom, String user,
+                       String containerId, Path workspace) {
+        this.engine = engine;
+        this.config = config;
+        this.name = name;
+        this.forWhom = forWhom;
+        this.user = user;
+        this.containerId = containerId;
+        this.workspace = workspace;
+    }
+
+    static DockerHost create(DockerEngine engine, Path workspace, SandboxConfig config, String name, String forWhom)
+            throws SandboxException {
+        String user = WorkspaceOwner.prepare(workspace).user();
+        try {
+            return new DockerHost(engine, config, name, forWhom, user,
+                    engine.createSandbox(name, workspace, config, user, forWhom), workspace);
+        } catch (RuntimeException e) {
+            throw new SandboxException("the Docker engine could not start the sandbox container: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public String backend() {
+        return "docker";
+    }
+
+    @Override
+    public String workspacePath() {
+        return "/workspace";
+    }
+
+    @Override
+    public synchronized void moved(Path workspace) {
+        this.workspace = workspace;
+        this.moved = true;
+    }
+
+    @Override
+    public synchronized ShellProcess startShell() throws SandboxException {
+        try {
+            return engine.attachShell(containerId, user);
+        } catch (RuntimeException first) {
+            // The container may have stopped (its pid 1 killed by the out-of-memory killer): start it again once.
+            try {
+                killAll(); // a restart, or a new container when the workspace was renamed since
+                return engine.attachShell(containerId, user);
+            } catch (RuntimeException | SandboxException e) {
+                throw new SandboxException("could not start a shell in the sandbox container: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    @Override
+    public synchronized void killAll() throws SandboxException {
+        try {
+            if (moved) {
+                engine.remove(containerId);
+                containerId = engine.createSandbox(name + "-" + System.nanoTime() % 100000, workspace, config,
+                        user, forWhom);
+                moved = false;
+                return;
+            }
+            engine.restart(containerId);
+        } catch (RuntimeException e) {
+            throw new SandboxException("could not restart the sandbox container: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        engine.remove(containerId);
+        LOG.debug("sandbox container {} removed", containerId);
+    }
+}

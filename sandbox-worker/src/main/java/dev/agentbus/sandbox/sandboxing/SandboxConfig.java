@@ -1,0 +1,174 @@
+package dev.agentbus.sandbox.sandboxing;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * How the worker builds sandboxes; read from {@code agentbus.sandbox.*} (see docs/sandbox.md for every key).
+ *
+ * @param backend       which backend to use: {@code auto} picks Docker when an engine answers and has the image,
+ *                      else bubblewrap, else every command is refused
+ * @param unsafeHost    run commands directly on the host with no isolation (development only; wins over backend)
+ * @param bwrapPath     the bubblewrap executable (absolute, or a name looked up on PATH)
+ * @param dockerHost    the engine's address; blank for the default ({@code DOCKER_HOST} or the local socket)
+ * @param image         the sandbox image for Docker (built by deploy/sandbox-image/build.sh)
+ * @param limits        processes, memory and CPU of one sandbox
+ * @param network       give sandboxes network access (off: loopback only)
+ * @param idleTimeout   a sandbox unused this long is destroyed; its state lives on in the session's log
+ * @param poolSize      sandboxes kept started in advance for new sessions (0: none)
+ * @param poolDirectory where pooled sandboxes' empty workspaces wait; must be on the same file system as the
+ *                      workspaces, because taking one from the pool renames its directory into place
+ * @param outputCapBytes the most output kept of one command (more is counted and dropped)
+ * @param workerId      labels this worker's containers, so a restarted worker removes the ones its predecessor left
+ * @param scope         one sandbox per session (default), or one Docker container per user shared by the user's
+ *                      sessions
+ */
+public record SandboxConfig(Backend backend, boolean unsafeHost, String bwrapPath, String dockerHost, String image,
+                            Limits limits, boolean network, Duration idleTimeout, int poolSize, Path poolDirectory,
+                            int outputCapBytes, String workerId, Scope scope) {
+
+    /** The configured choice of backend. */
+    public enum Backend {
+        AUTO, DOCKER, BUBBLEWRAP;
+
+        /** Reads {@code auto}, {@code docker} or {@code bubblewrap} (any case); anything else is an error. */
+        public static Backend parse(String text) {
+            try {
+                return valueOf(text.trim().toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException | NullPointerException e) {
+                throw new IllegalArgumentException("agentbus.sandbox.backend must be auto, docker or bubblewrap, "
+                        + "got '" + text + "'");
+            }
+        }
+    }
+
+    /** Who shares a sandbox. */
+    public enum Scope {
+        /** Every session its own sandbox. */
+        SESSION,
+        /**
+         * One Docker container per user; each session of the user has its own shell in it, starting in its own
+         * workspace ({@code /workspace/<session>} inside, the user's directory being {@code /workspace}). The
+         * sessions share processes, {@code /tmp} and the limits. Docker only: bubblewrap has no way to start a
+         * second shell in a running sandbox, so it keeps one sandbox per session.
+         */
+        USER;
+
+        /** Reads {@code session} or {@code user} (any case); anything else is an error. */
+        public static Scope parse(String text) {
+            try {
+                return valueOf(text.trim().toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException | NullPointerException e) {
+                throw new IllegalArgumentException("agentbus.sandbox.scope must be session or user, got '" + text
+                        + "'");
+            }
+        }
+    }
+
+    /**
+     * @param pids        the most processes (and threads) alive at once: a fork bomb stops here
+     * @param memoryBytes memory including {@code /tmp} (a tmpfs); beyond it the kernel kills inside the sandbox
+     * @param cpus        CPU time as a number of cores (0.9: 90 % of one core)
+     */
+    public record Limits(int pids, long memoryBytes, double cpus) {
+        public Limits {
+            if (pids < 8 || memoryBytes < 32L * 1024 * 1024 || cpus <= 0) {
+                throw new IllegalArgumentException("sandbox limits too small: pids " + pids + " (at least 8), memory "
+                        + memoryBytes + " bytes (at least 32 MiB), cpus " + cpus + " (more than 0)");
+            }
+        }
+
+        /** 128 processes, 512 MiB, 0.9 CPU. */
+        public static Limits defaults() {
+            return new Limits(128, 512L * 1024 * 1024, 0.9);
+        }
+    }
+
+    public static final String DEFAULT_IMAGE = "agentbus-sandbox:1";
+
+    /** The environment variable an operator sets to allow host execution; named in refusal messages. */
+    public static final String UNSAFE_HOST_ENV = "AGENTBUS_SANDBOX_UNSAFE_HOST";
+
+    public SandboxConfig {
+        Objects.requireNonNull(backend, "backend");
+        Objects.requireNonNull(limits, "limits");
+        bwrapPath = bwrapPath == null || bwrapPath.isBlank() ? "bwrap" : bwrapPath;
+        dockerHost = dockerHost == null ? "" : dockerHost.trim();
+        image = image == null || image.isBlank() ? DEFAULT_IMAGE : image;
+        idleTimeout = idleTimeout == null ? Duration.ofMinutes(15) : idleTimeout;
+        workerId = workerId == null || workerId.isBlank() ? "worker" : workerId;
+        scope = scope == null ? Scope.SESSION : scope;
+        if (poolSize < 0) {
+            throw new IllegalArgumentException("agentbus.sandbox.pool-size must not be negative");
+        }
+        if (poolSize > 0 && poolDirectory == null) {
+            throw new IllegalArgumentException("a sandbox pool needs a pool directory");
+        }
+        if (outputCapBytes <= 0) {
+            throw new IllegalArgumentException("outputCapBytes must be positive");
+        }
+    }
+
+    /** Defaults for everything: auto backend, sandboxed, default image and limits, no network, no pool. */
+    public static SandboxConfig defaults() {
+        return new SandboxConfig(Backend.AUTO, false, "bwrap", "", DEFAULT_IMAGE, Limits.defaults(), false,
+                Duration.ofMinutes(15), 0, null, 64 * 1024, "worker", Scope.SESSION);
+    }
+
+    public SandboxConfig withBackend(Backend value) {
+        return new SandboxConfig(value, unsafeHost, bwrapPath, dockerHost, image, limits, network, idleTimeout,
+                poolSize, poolDirectory, outputCapBytes, workerId, scope);
+    }
+
+    public SandboxConfig withUnsafeHost(boolean value) {
+        return new SandboxConfig(backend, value, bwrapPath, dockerHost, image, limits, network, idleTimeout,
+                poolSize, poolDirectory, outputCapBytes, workerId, scope);
+    }
+
+    public SandboxConfig withBwrapPath(String value) {
+        return new SandboxConfig(backend, unsafeHost, value, dockerHost, image, limits, network, idleTimeout,
+                poolSize, poolDirectory, outputCapBytes, workerId, scope);
+    }
+
+    public SandboxConfig withImage(String value) {
+        return new SandboxConfig(backend, unsafeHost, bwrapPath, dockerHost, value, limits, network, idleTimeout,
+                poolSize, poolDirectory, outputCapBytes, workerId, scope);
+    }
+
+    public SandboxConfig withLimits(Limits value) {
+        return new SandboxConfig(backend, unsafeHost, bwrapPath, dockerHost, image, value, network, idleTimeout,
+                poolSize, poolDirectory, outputCapBytes, workerId, scope);
+    }
+
+    public SandboxConfig withNetwork(boolean value) {
+        return new SandboxConfig(backend, unsafeHost, bwrapPath, dockerHost, image, limits, value, idleTimeout,
+                poolSize, poolDirectory, outputCapBytes, workerId, scope);
+    }
+
+    public SandboxConfig withIdleTimeout(Duration value) {
+        return new SandboxConfig(backend, unsafeHost, bwrapPath, dockerHost, image, limits, network, value,
+                poolSize, poolDirectory, outputCapBytes, workerId, scope);
+    }
+
+    public SandboxConfig withPool(int size, Path directory) {
+        return new SandboxConfig(backend, unsafeHost, bwrapPath, dockerHost, image, limits, network, idleTimeout,
+                size, directory, outputCapBytes, workerId, scope);
+    }
+
+    public SandboxConfig withOutputCapBytes(int value) {
+        return new SandboxConfig(backend, unsafeHost, bwrapPath, dockerHost, image, limits, network, idleTimeout,
+                poolSize, poolDirectory, value, workerId, scope);
+    }
+
+    public SandboxConfig withScope(Scope value) {
+        return new SandboxConfig(backend, unsafeHost, bwrapPath, dockerHost, image, limits, network, idleTimeout,
+                poolSize, poolDirectory, outputCapBytes, workerId, value);
+    }
+
+    public SandboxConfig withWorkerId(String value) {
+        return new SandboxConfig(backend, unsafeHost, bwrapPath, dockerHost, image, limits, network, idleTimeout,
+                poolSize, poolDirectory, outputCapBytes, value, scope);
+    }
+}
