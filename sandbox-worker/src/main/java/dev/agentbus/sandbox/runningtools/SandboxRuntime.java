@@ -9,6 +9,7 @@ import dev.agentbus.sandbox.tools.SandboxSettings;
 import dev.agentbus.sandbox.tools.ToolExecutor;
 import io.micronaut.context.annotation.Context;
 import io.micronaut.context.annotation.Value;
+import io.micronaut.core.value.PropertyResolver;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import org.slf4j.Logger;
@@ -52,11 +53,20 @@ public class SandboxRuntime {
                           @Value("${agentbus.sandbox.network:false}") boolean network,
                           @Value("${agentbus.sandbox.idle-timeout-seconds:900}") long idleSeconds,
                           @Value("${agentbus.sandbox.pool-size:0}") int poolSize,
-                          @Value("${agentbus.sandbox.scope:session}") String scope) {
+                          @Value("${agentbus.sandbox.scope:session}") String scope,
+                          PropertyResolver config) {
         this.kafka = kafka;
         this.maxConcurrentCalls = maxConcurrentCalls;
         this.settings = new SandboxSettings(Duration.ofSeconds(timeout), Duration.ofSeconds(Math.max(timeout, 120)),
-                outputCap, maxFile, unsafeHost, bwrap);
+                outputCap, maxFile, unsafeHost, bwrap).withConfiguration(
+                config.get("agentbus.sandbox.blocked-commands", String.class).orElse(""),
+                config.get("agentbus.sandbox.workspace-only-paths", Boolean.class).orElse(true),
+                config.get("agentbus.sandbox.allowed-paths", String.class).orElse(""),
+                config.get("agentbus.sandbox.commands.allow", String.class).orElse(""),
+                config.get("agentbus.sandbox.commands.deny", String.class).orElse(""),
+                config.get("agentbus.sandbox.transfer-max-bytes", Long.class).orElse(524_288L),
+                config.get("agentbus.sandbox.backups-kept", Integer.class).orElse(100),
+                config.get("agentbus.sandbox.backup-max-bytes", Long.class).orElse(64L * 1024 * 1024));
         this.workspaces = new Workspaces(workspaceRoot.isBlank()
                 ? DataDir.of(dataDir).resolve("workspaces") : Path.of(workspaceRoot));
         // The pool sits beside the users' directories (a dot name no user id can have), on the same file system,

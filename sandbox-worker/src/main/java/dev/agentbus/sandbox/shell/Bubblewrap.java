@@ -50,14 +50,6 @@ public final class Bubblewrap {
     }
 
     /**
-     * True when the configured bubblewrap executable can be found: a path containing {@code /} must be an
-     * executable file, a bare name is looked up on the worker's PATH. For the service's start-up check.
-     */
-    public static boolean bwrapAvailable(String bwrapPath) {
-        return locate(bwrapPath).isPresent();
-    }
-
-    /**
      * Resolves the executable to an absolute path. Done by us, not by {@link ProcessBuilder}, because the child
      * is started with an empty environment and we want one lookup rule for the check and for the start.
      */
@@ -91,16 +83,6 @@ public final class Bubblewrap {
         return Files.isRegularFile(candidate) && Files.isExecutable(candidate)
                 ? Optional.of(candidate.toAbsolutePath())
                 : Optional.empty();
-    }
-
-    /** The full argv that runs {@code /bin/sh -c command} in the sandbox around {@code workspace}. */
-    static List<String> command(Path bwrap, Path workspace, String shellCommand) {
-        List<String> argv = view(bwrap, workspace, List.of());
-        argv.addAll(List.of("--unshare-all", "--hostname", "sandbox", "--die-with-parent", "--new-session",
-                "--cap-drop", "ALL"));
-        argv.addAll(environment());
-        argv.addAll(List.of("/bin/sh", "-c", shellCommand));
-        return argv;
     }
 
     /**
@@ -150,7 +132,10 @@ public final class Bubblewrap {
         });
     }
 
-    /** Locates the executable (see {@link #bwrapAvailable(String)}). */
+    /**
+     * Locates the executable: a path containing {@code /} must be an executable file, a bare name is looked up on
+     * the worker's PATH.
+     */
     public static Optional<Path> find(String bwrapPath) {
         return locate(bwrapPath);
     }

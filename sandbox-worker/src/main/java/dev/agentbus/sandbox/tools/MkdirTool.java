@@ -1,5 +1,6 @@
 package dev.agentbus.sandbox.tools;
 
+import dev.agentbus.sandbox.workspace.AtomicFiles;
 import dev.agentbus.sandbox.workspace.PathRejectedException;
 import dev.agentbus.sandbox.workspace.WorkspacePaths;
 
@@ -22,7 +23,7 @@ final class MkdirTool implements Tool {
         if (Files.exists(dir)) {
             throw new ToolFailure("exists and is not a directory: " + shown);
         }
-        Files.createDirectories(dir);
+        AtomicFiles.createDirectories(dir);
         return ToolOutcome.success("created directory " + shown + "/");
     }
 }

@@ -2,7 +2,6 @@ package dev.agentbus.sandbox.tools;
 
 import dev.agentbus.sandbox.sandboxing.CommandResult;
 import dev.agentbus.sandbox.sandboxing.SandboxException;
-import dev.agentbus.sandbox.shell.ShellRunner;
 
 import java.time.Duration;
 
@@ -28,11 +27,6 @@ final class ShellTool implements Tool {
 
     ShellTool(SandboxSettings settings) {
         this.settings = settings;
-    }
-
-    /** The constructor ToolExecutor still calls; the one-shot runner is no longer used (see docs/sandbox.md). */
-    ShellTool(SandboxSettings settings, ShellRunner unused) {
-        this(settings);
     }
 
     @Override

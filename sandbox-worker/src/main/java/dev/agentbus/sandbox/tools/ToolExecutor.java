@@ -5,7 +5,6 @@ import dev.agentbus.sandbox.safety.CommandSafety;
 import dev.agentbus.sandbox.sandboxing.SandboxException;
 import dev.agentbus.sandbox.sandboxing.SandboxProvider;
 import dev.agentbus.sandbox.sandboxing.SandboxSpec;
-import dev.agentbus.sandbox.shell.ShellRunner;
 import dev.agentbus.sandbox.workspace.PathRejectedException;
 import dev.agentbus.sandbox.workspace.WorkspacePaths;
 import org.slf4j.Logger;
@@ -78,7 +77,6 @@ public final class ToolExecutor {
     public ToolExecutor(SandboxSettings settings, SandboxProvider sandboxes) {
         this.settings = settings;
         this.sandboxes = sandboxes;
-        ShellRunner runner = new ShellRunner(settings.bwrapPath(), settings.unsafeHost(), settings.outputCapBytes());
         tools.put("read", new ReadTool(settings));
         tools.put("write", new WriteTool(settings));
         tools.put("edit", new EditTool(settings));
@@ -88,7 +86,7 @@ public final class ToolExecutor {
         tools.put("mkdir", new MkdirTool());
         tools.put("copy", new CopyTool(settings));
         tools.put("delete", new DeleteTool(settings));
-        tools.put("shell", new ShellTool(settings, runner));
+        tools.put("shell", new ShellTool(settings));
         tools.put("run_command", new RunCommandTool(settings));
         tools.put("git_status", new GitTool(GitTool.Action.STATUS, settings));
         tools.put("git_diff", new GitTool(GitTool.Action.DIFF, settings));
@@ -104,11 +102,6 @@ public final class ToolExecutor {
         tools.put("restart_terminal", new RestartTerminalTool());
         tools.put("upload", new UploadTool(settings));
         tools.put("download", new DownloadTool(settings));
-    }
-
-    /** For the service's start-up check; see {@link ShellRunner#bwrapAvailable(String)}. */
-    public static boolean bwrapAvailable(String bwrapPath) {
-        return ShellRunner.bwrapAvailable(bwrapPath);
     }
 
     public SandboxSettings settings() {

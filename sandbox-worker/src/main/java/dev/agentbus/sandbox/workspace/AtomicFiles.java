@@ -37,7 +37,8 @@ public final class AtomicFiles {
      */
     public static void write(Path target, byte[] content) throws IOException {
         Path dir = target.toAbsolutePath().getParent();
-        Files.createDirectories(dir);
+        createDirectories(dir);
+        Path ownerSource = Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS) ? target : dir;
         Set<PosixFilePermission> permissions = Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)
                 ? Files.getPosixFilePermissions(target, LinkOption.NOFOLLOW_LINKS)
                 : NEW_FILE_PERMISSIONS;
@@ -53,6 +54,7 @@ public final class AtomicFiles {
                 channel.force(true);
             }
             Files.setPosixFilePermissions(temp, permissions);
+            inheritOwner(temp, ownerSource);
             try {
                 Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
@@ -62,6 +64,57 @@ public final class AtomicFiles {
             syncDirectory(dir);
         } finally {
             Files.deleteIfExists(temp);
+        }
+    }
+
+    /**
+     * Creates a directory and its missing parents; each new one takes the owner of the directory it is made in
+     * (see {@link #inheritOwner}).
+     */
+    public static void createDirectories(Path dir) throws IOException {
+        Path absolute = dir.toAbsolutePath();
+        Path existing = absolute;
+        while (existing != null && !Files.exists(existing, LinkOption.NOFOLLOW_LINKS)) {
+            existing = existing.getParent();
+        }
+        Files.createDirectories(absolute);
+        if (existing == null || existing.equals(absolute)) {
+            return;
+        }
+        Path current = existing;
+        for (Path name : existing.relativize(absolute)) {
+            Path next = current.resolve(name);
+            inheritOwner(next, current);
+            current = next;
+        }
+    }
+
+    /**
+     * When the worker runs as root, a file or directory it makes takes the owner of {@code from} (the file it
+     * replaces, or the directory it is made in). The sandbox runs as a non-root user who owns the workspace; a
+     * root-owned file there could be read but not changed in place by the agent's own commands.
+     */
+    private static void inheritOwner(Path path, Path from) throws IOException {
+        if (!WORKER_IS_ROOT) {
+            return;
+        }
+        try {
+            Object uid = Files.getAttribute(from, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+            Object gid = Files.getAttribute(from, "unix:gid", LinkOption.NOFOLLOW_LINKS);
+            Files.setAttribute(path, "unix:uid", uid, LinkOption.NOFOLLOW_LINKS);
+            Files.setAttribute(path, "unix:gid", gid, LinkOption.NOFOLLOW_LINKS);
+        } catch (UnsupportedOperationException notUnix) {
+            // No unix attributes (not Linux): ownership is the platform's business.
+        }
+    }
+
+    private static final boolean WORKER_IS_ROOT = uidOfThisProcess() == 0;
+
+    private static int uidOfThisProcess() {
+        try {
+            return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+        } catch (IOException | UnsupportedOperationException | ClassCastException e) {
+            return -1;
         }
     }
 

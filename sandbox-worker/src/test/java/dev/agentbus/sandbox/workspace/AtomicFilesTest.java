@@ -29,6 +29,23 @@ class AtomicFilesTest {
     }
 
     @Test
+    void new_files_and_directories_belong_to_whoever_owns_the_directory_they_are_made_in() throws Exception {
+        // The workspace belongs to the sandbox's user; a root worker hands that user what it writes there.
+        boolean root = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid") == 0;
+        int owner = root ? 1000 : (Integer) Files.getAttribute(dir, "unix:uid");
+        Files.setAttribute(dir, "unix:uid", owner);
+        Files.setAttribute(dir, "unix:gid", owner);
+
+        AtomicFiles.write(dir.resolve("src/main/App.java"), "class App {}".getBytes(StandardCharsets.UTF_8));
+        AtomicFiles.createDirectories(dir.resolve("docs/img"));
+
+        for (String made : List.of("src", "src/main", "src/main/App.java", "docs", "docs/img")) {
+            assertThat(Files.getAttribute(dir.resolve(made), "unix:uid")).as(made).isEqualTo(owner);
+            assertThat(Files.getAttribute(dir.resolve(made), "unix:gid")).as(made).isEqualTo(owner);
+        }
+    }
+
+    @Test
     void replaces_an_existing_file_and_leaves_no_temporary_file() throws Exception {
         Path target = dir.resolve("f.txt");
         Files.writeString(target, "old content that is longer");
