@@ -1,55 +1,24 @@
 package dev.agentbus.sandbox.tools;
 
-import dev.agentbus.sandbox.sandboxing.SandboxSpec;
-import dev.agentbus.sandbox.sandboxing.Sandboxes;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 
 import static dev.agentbus.sandbox.tools.Json.args;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The git tools, run by a real git inside a real bubblewrap sandbox. */
-class GitToolsTest {
-    @TempDir
-    Path tmp;
-    Path ws;
-    Sandboxes sandboxes;
-    SandboxSpec spec;
-    ToolExecutor tools;
-
-    @BeforeEach
-    void setUp() throws IOException {
-        ws = Files.createDirectories(tmp.resolve("ws"));
-        sandboxes = TestSandboxes.bubblewrap();
-        spec = TestSandboxes.session(ws, null);
-        tools = new ToolExecutor(SandboxSettings.defaults(), sandboxes);
-    }
-
-    @AfterEach
-    void tearDown() {
-        sandboxes.close();
-    }
-
-    private ToolOutcome run(String tool, Object... keysAndValues) {
-        ToolOutcome outcome = tools.execute(tool, args(keysAndValues), spec, null);
-        return outcome;
-    }
-
+class GitToolsTest extends SandboxedToolsTest {
     private void init() {
-        ToolOutcome init = run("run_command", "command", "git", "args", List.of("init", "-q", "-b", "main"));
+        ToolOutcome init = call("run_command", "command", "git", "args", List.of("init", "-q", "-b", "main"));
         assertThat(init.ok()).as(init.forModel()).isTrue();
     }
 
     @Test
     void outside_a_repository_the_model_is_told_how_to_make_one() {
-        ToolOutcome status = run("git_status");
+        ToolOutcome status = call("git_status");
 
         assertThat(status.ok()).isFalse();
         assertThat(status.error()).startsWith("git status failed: fatal: not a git repository")
@@ -61,49 +30,49 @@ class GitToolsTest {
         init();
         Files.writeString(ws.resolve("a.txt"), "one\n");
 
-        assertThat(run("git_status").output()).contains("?? a.txt");
-        assertThat(run("git_add", "paths", List.of("a.txt")).output()).contains("A  a.txt");
-        ToolOutcome commit = run("git_commit", "message", "first commit");
+        assertThat(call("git_status").output()).contains("?? a.txt");
+        assertThat(call("git_add", "paths", List.of("a.txt")).output()).contains("A  a.txt");
+        ToolOutcome commit = call("git_commit", "message", "first commit");
         assertThat(commit.ok()).as(commit.forModel()).isTrue();
-        assertThat(run("git_log").output()).contains("Agentbus agent: first commit");
+        assertThat(call("git_log").output()).contains("Agentbus agent: first commit");
 
         Files.writeString(ws.resolve("a.txt"), "two\n");
-        ToolOutcome diff = run("git_diff", "path", "a.txt");
+        ToolOutcome diff = call("git_diff", "path", "a.txt");
         assertThat(diff.output()).contains("-one\n+two\n");
-        assertThat(run("git_diff", "staged", true).output()).isEqualTo("no changes\n");
+        assertThat(call("git_diff", "staged", true).output()).isEqualTo("no changes\n");
 
-        ToolOutcome all = run("git_commit", "message", "second", "all", true);
+        ToolOutcome all = call("git_commit", "message", "second", "all", true);
         assertThat(all.ok()).as(all.forModel()).isTrue();
-        assertThat(run("git_log", "limit", 1).output()).contains("second").doesNotContain("first commit");
-        assertThat(run("git_diff", "revision", "HEAD~1").output()).contains("-one\n+two\n");
+        assertThat(call("git_log", "limit", 1).output()).contains("second").doesNotContain("first commit");
+        assertThat(call("git_diff", "revision", "HEAD~1").output()).contains("-one\n+two\n");
     }
 
     @Test
     void branches_are_listed_created_and_switched_to() throws IOException {
         init();
         Files.writeString(ws.resolve("a.txt"), "x\n");
-        run("git_add", "paths", List.of("."));
-        run("git_commit", "message", "base");
+        call("git_add", "paths", List.of("."));
+        call("git_commit", "message", "base");
 
-        assertThat(run("git_branch", "name", "feature").output()).startsWith("created branch feature");
-        assertThat(run("git_branch", "name", "feature").output()).startsWith("branch feature already exists");
-        assertThat(run("git_branch", "name", "feature", "switch", true).output())
+        assertThat(call("git_branch", "name", "feature").output()).startsWith("created branch feature");
+        assertThat(call("git_branch", "name", "feature").output()).startsWith("branch feature already exists");
+        assertThat(call("git_branch", "name", "feature", "switch", true).output())
                 .startsWith("switched to branch feature");
-        assertThat(run("git_branch", "name", "topic", "switch", true).output())
+        assertThat(call("git_branch", "name", "topic", "switch", true).output())
                 .startsWith("created and switched to branch topic");
-        assertThat(run("git_branch").output()).contains("* topic").contains("feature").contains("main");
+        assertThat(call("git_branch").output()).contains("* topic").contains("feature").contains("main");
     }
 
     @Test
     void arguments_that_could_be_options_or_leave_the_workspace_are_stopped() {
         init();
 
-        assertThat(run("git_diff", "revision", "--output=/workspace/x").error())
+        assertThat(call("git_diff", "revision", "--output=/workspace/x").error())
                 .isEqualTo("'--output=/workspace/x' is not a valid revision");
-        assertThat(run("git_branch", "name", "-D").error()).isEqualTo("'-D' is not a valid branch name");
-        assertThat(run("git_add", "paths", List.of("../outside")).refusal())
+        assertThat(call("git_branch", "name", "-D").error()).isEqualTo("'-D' is not a valid branch name");
+        assertThat(call("git_add", "paths", List.of("../outside")).refusal())
                 .isEqualTo("path escapes the workspace: ../outside");
-        assertThat(run("git_log", "limit", 0).error()).isEqualTo("limit must be between 1 and 200");
+        assertThat(call("git_log", "limit", 0).error()).isEqualTo("limit must be between 1 and 200");
         assertThat(ws.resolve("x")).doesNotExist();
     }
 
@@ -111,7 +80,7 @@ class GitToolsTest {
     void nothing_to_commit_is_a_failure_with_gits_reason() {
         init();
 
-        ToolOutcome commit = run("git_commit", "message", "empty");
+        ToolOutcome commit = call("git_commit", "message", "empty");
 
         assertThat(commit.ok()).isFalse();
         assertThat(commit.error()).startsWith("git commit failed: ");

@@ -1,45 +1,19 @@
 package dev.agentbus.sandbox.tools;
 
 import dev.agentbus.sandbox.commands.CommandRules;
-import dev.agentbus.sandbox.sandboxing.SandboxSpec;
-import dev.agentbus.sandbox.sandboxing.Sandboxes;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 
 import static dev.agentbus.sandbox.tools.Json.args;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The structured command mode, run in a real bubblewrap sandbox. */
-class RunCommandToolTest {
-    @TempDir
-    Path tmp;
-    Path ws;
-    Sandboxes sandboxes;
-    SandboxSpec spec;
-    ToolExecutor tools;
-
-    @BeforeEach
-    void setUp() throws IOException {
-        ws = Files.createDirectories(tmp.resolve("ws"));
-        sandboxes = TestSandboxes.bubblewrap();
-        spec = TestSandboxes.session(ws, null);
-        tools = new ToolExecutor(SandboxSettings.defaults(), sandboxes);
-    }
-
-    @AfterEach
-    void tearDown() {
-        sandboxes.close();
-    }
-
+class RunCommandToolTest extends SandboxedToolsTest {
     private ToolOutcome run(Object... keysAndValues) {
-        return tools.execute("run_command", args(keysAndValues), spec, null);
+        return call("run_command", keysAndValues);
     }
 
     @Test

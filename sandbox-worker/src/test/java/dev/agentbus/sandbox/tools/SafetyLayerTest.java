@@ -3,15 +3,10 @@ package dev.agentbus.sandbox.tools;
 import dev.agentbus.events.session.ShellState;
 import dev.agentbus.sandbox.safety.SafetyPolicy;
 import dev.agentbus.sandbox.sandboxing.SandboxSpec;
-import dev.agentbus.sandbox.sandboxing.Sandboxes;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -22,29 +17,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The safety layer in front of every tool, through the executor: a refused call runs nothing and comes back as a
  * refusal (which the worker records as {@code tool_call.completed.v1} with {@code refusal} set).
  */
-class SafetyLayerTest {
-    @TempDir
-    Path tmp;
-    Path ws;
-    Sandboxes sandboxes;
-    SandboxSpec spec;
-    ToolExecutor tools;
-
-    @BeforeEach
-    void setUp() throws IOException {
-        ws = Files.createDirectories(tmp.resolve("ws"));
-        sandboxes = TestSandboxes.bubblewrap();
-        spec = TestSandboxes.session(ws, null);
-        tools = new ToolExecutor(SandboxSettings.defaults(), sandboxes);
-    }
-
-    @AfterEach
-    void tearDown() {
-        sandboxes.close();
-    }
-
+class SafetyLayerTest extends SandboxedToolsTest {
     private ToolOutcome shell(String command) {
-        return tools.execute("shell", args("command", command), spec, null);
+        return call("shell", "command", command);
     }
 
     @Test

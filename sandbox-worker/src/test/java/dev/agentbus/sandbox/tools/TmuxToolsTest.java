@@ -1,79 +1,45 @@
 package dev.agentbus.sandbox.tools;
 
-import dev.agentbus.sandbox.sandboxing.SandboxSpec;
-import dev.agentbus.sandbox.sandboxing.Sandboxes;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Predicate;
 
-import static dev.agentbus.sandbox.tools.Json.args;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * tmux and interactive programs, with a real tmux server that lives across calls (its own socket directory, so
  * tests never meet another tmux).
  */
-class TmuxToolsTest {
-    @TempDir
-    Path tmp;
-    Path ws;
-    Sandboxes sandboxes;
-    SandboxSpec spec;
-    ToolExecutor tools;
-
-    @BeforeEach
-    void setUp() throws IOException {
-        ws = Files.createDirectories(tmp.resolve("ws"));
-        sandboxes = TestSandboxes.bubblewrap();
-        spec = TestSandboxes.session(ws, null);
-        tools = new ToolExecutor(SandboxSettings.defaults(), sandboxes);
-    }
-
-    @AfterEach
-    void tearDown() {
-        sandboxes.close();
-    }
-
-    private ToolOutcome run(String tool, Object... keysAndValues) {
-        ToolOutcome outcome = tools.execute(tool, args(keysAndValues), spec, null);
-        return outcome;
-    }
-
+class TmuxToolsTest extends SandboxedToolsTest {
     /**
      * Reads the pane until {@code done} holds (at most 5 s): a program in a pane draws on its own time, and a
      * loaded machine can be slower than the tools' short settle pause.
      */
     private String readUntil(String target, int lines, Predicate<String> done)
             throws InterruptedException {
-        String screen = run("tmux_read", "target", target, "lines", lines).output();
+        String screen = call("tmux_read", "target", target, "lines", lines).output();
         for (int i = 0; i < 50 && !done.test(screen); i++) {
             Thread.sleep(100);
-            screen = run("tmux_read", "target", target, "lines", lines).output();
+            screen = call("tmux_read", "target", target, "lines", lines).output();
         }
         return screen;
     }
 
     @Test
     void with_no_server_the_list_says_how_to_start_and_reading_fails_with_a_hint() {
-        assertThat(run("tmux_list").output()).isEqualTo("no tmux session is running; start a program with tmux_new\n");
-        assertThat(run("tmux_read").error())
+        assertThat(call("tmux_list").output()).isEqualTo("no tmux session is running; start a program with tmux_new\n");
+        assertThat(call("tmux_read").error())
                 .isEqualTo("no tmux session is running in the sandbox; start a program with tmux_new first");
     }
 
     @Test
     void an_interactive_program_gets_input_and_keys_and_its_screen_can_be_read() throws Exception {
-        ToolOutcome started = run("tmux_new", "command", "cat", "name", "echoer");
+        ToolOutcome started = call("tmux_new", "command", "cat", "name", "echoer");
         assertThat(started.ok()).as(started.forModel()).isTrue();
         assertThat(started.output()).startsWith("started cat in pane agentbus:1.0 (%");
 
-        ToolOutcome typed = run("vm_input", "data", "hello from the agent", "target", "agentbus:1.0");
+        ToolOutcome typed = call("vm_input", "data", "hello from the agent", "target", "agentbus:1.0");
         assertThat(typed.ok()).as(typed.forModel()).isTrue();
         assertThat(typed.output()).startsWith("typed 20 characters and Enter into agentbus:1.0");
 
@@ -82,7 +48,7 @@ class TmuxToolsTest {
         assertThat(screen).startsWith("pane agentbus:1.0 running cat, last lines:\n");
         assertThat(screen.split("hello from the agent", -1)).hasSize(3);
 
-        ToolOutcome keys = run("vm_keys", "keys", List.of("C-d"), "target", "agentbus:1.0");
+        ToolOutcome keys = call("vm_keys", "keys", List.of("C-d"), "target", "agentbus:1.0");
         assertThat(keys.ok()).as(keys.forModel()).isTrue();
         String after = readUntil("agentbus:1.0", 50, s -> s.contains("exited"));
         // The pane is kept after its program ended, so what it printed can still be read. (Whether tmux reports
@@ -92,11 +58,11 @@ class TmuxToolsTest {
 
     @Test
     void the_list_shows_sessions_windows_and_panes() {
-        run("tmux_new", "command", "sleep 30", "name", "sleeper");
-        ToolOutcome split = run("tmux_new", "split", "agentbus:1.0", "vertical", true);
+        call("tmux_new", "command", "sleep 30", "name", "sleeper");
+        ToolOutcome split = call("tmux_new", "split", "agentbus:1.0", "vertical", true);
         assertThat(split.output()).startsWith("started an interactive shell in pane agentbus:1.1");
 
-        String list = run("tmux_list").output();
+        String list = call("tmux_list").output();
 
         assertThat(list).startsWith("sessions:\n  agentbus: 2 windows\nwindows:\n  agentbus:0 shell: 1 panes\n"
                 + "  agentbus:1 sleeper: 2 panes (current)\npanes:\n");
@@ -105,19 +71,19 @@ class TmuxToolsTest {
 
     @Test
     void only_approved_keys_can_be_pressed_and_targets_are_checked() {
-        run("tmux_new", "command", "cat");
+        call("tmux_new", "command", "cat");
 
-        assertThat(run("vm_keys", "keys", List.of("Enter", "rm -rf x")).error())
+        assertThat(call("vm_keys", "keys", List.of("Enter", "rm -rf x")).error())
                 .startsWith("'rm -rf x' is not an approved key; allowed: ");
-        assertThat(run("tmux_read", "target", "-t x").error()).startsWith("'-t x' is not a tmux target");
-        assertThat(run("tmux_read", "lines", 0).error()).isEqualTo("lines must be between 1 and 2000");
-        assertThat(run("vm_input", "data", "two\nlines").error()).startsWith("data must be one line");
-        assertThat(run("tmux_new", "name", "bad name!").error()).startsWith("name must be 1 to 32");
+        assertThat(call("tmux_read", "target", "-t x").error()).startsWith("'-t x' is not a tmux target");
+        assertThat(call("tmux_read", "lines", 0).error()).isEqualTo("lines must be between 1 and 2000");
+        assertThat(call("vm_input", "data", "two\nlines").error()).startsWith("data must be one line");
+        assertThat(call("tmux_new", "name", "bad name!").error()).startsWith("name must be 1 to 32");
     }
 
     @Test
     void a_read_shows_at_most_the_lines_asked_for() throws InterruptedException {
-        run("tmux_new", "command", "seq 1 100");
+        call("tmux_new", "command", "seq 1 100");
 
         String out = readUntil("agentbus:1.0", 5, s -> s.contains("\n100\n"));
 
