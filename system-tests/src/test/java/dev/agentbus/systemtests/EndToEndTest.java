@@ -7,19 +7,14 @@ import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ToolCallCompleted;
 import dev.agentbus.events.session.SessionEvent.TurnEnded;
 import dev.agentbus.events.session.TurnOutcome;
-import dev.agentbus.testkit.model.ScriptedModelServer;
 import dev.agentbus.testkit.model.ScriptedReply;
 import dev.agentbus.testkit.model.ScriptedUsage;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -28,28 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The whole loop through the real broker, all five services in one JVM (the standalone shape), with the scripted
  * model server: the model writes a file, runs a shell command that reads it, then answers.
  */
-class EndToEndTest {
-    @TempDir
-    static Path dataDir;
-    static ScriptedModelServer model;
-    static StandaloneStack stack;
-
-    @BeforeAll
-    static void start() {
-        model = ScriptedModelServer.start();
-        stack = new StandaloneStack(dataDir, model, Map.of());
-    }
-
-    @AfterAll
-    static void stop() {
-        if (stack != null) {
-            stack.close();
-        }
-        if (model != null) {
-            model.close();
-        }
-    }
-
+class EndToEndTest extends OnStandaloneStack {
     @Test
     void the_model_writes_a_file_runs_a_command_that_reads_it_and_answers() throws Exception {
         model.reply(ScriptedReply.toolCalls(List.of(dev.agentbus.testkit.model.ScriptedToolCall.of("write",

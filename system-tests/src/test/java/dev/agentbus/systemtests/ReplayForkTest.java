@@ -9,11 +9,7 @@ import dev.agentbus.events.session.SessionEvent.TurnEnded;
 import dev.agentbus.events.session.TurnOutcome;
 import dev.agentbus.events.state.SessionFold;
 import dev.agentbus.events.state.SessionState;
-import dev.agentbus.testkit.model.ScriptedModelServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -34,28 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * at that seq, the original is untouched), and the fork continues live to completion. Also: import of the export as
  * a new session, and a rewind of the original's workspace, which is itself checkpointed.
  */
-class ReplayForkTest {
-    @TempDir
-    static Path dataDir;
-    static ScriptedModelServer model;
-    static StandaloneStack stack;
-
-    @BeforeAll
-    static void start() {
-        model = ScriptedModelServer.start();
-        stack = new StandaloneStack(dataDir, model, Map.of());
-    }
-
-    @AfterAll
-    static void stop() {
-        if (stack != null) {
-            stack.close();
-        }
-        if (model != null) {
-            model.close();
-        }
-    }
-
+class ReplayForkTest extends OnStandaloneStack {
     @Test
     void export_replay_offline_fork_in_the_middle_and_continue_the_fork() throws Exception {
         GatewayClient gw = stack.gateway;
