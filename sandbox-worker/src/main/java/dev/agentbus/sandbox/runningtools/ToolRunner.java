@@ -114,6 +114,8 @@ public final class ToolRunner implements AutoCloseable {
     private final Map<String, CompletableFuture<Void>> sessionTails = new ConcurrentHashMap<>();
     /** Calls of this worker not yet reported, by ledger key. */
     private final Map<String, CallState> running = new ConcurrentHashMap<>();
+    /** The sessions this worker ran calls for, by id: their owner and partition, to free their sandboxes on revoke. */
+    private final Map<String, SessionHere> sessionsHere = new ConcurrentHashMap<>();
     private final LinkedBlockingQueue<Finished> finished = new LinkedBlockingQueue<>();
     /** Ledger entries by ledger key (session id / call id); touched only on the loop's thread. */
     private final Map<String, ToolLedgerEntry> ledger = new HashMap<>();
@@ -223,6 +225,7 @@ public final class ToolRunner implements AutoCloseable {
             offsets.putAll(consumed);
         });
         ledger.put(key(started), started);
+        sessionsHere.put(envelope.sessionId(), new SessionHere(envelope.userId(), r.partition()));
         CallState state = new CallState(r.partition());
         running.put(key(started), state);
         CompletableFuture<Void> next = sessionTails.compute(envelope.sessionId(), (session, tail) ->
@@ -409,7 +412,19 @@ public final class ToolRunner implements AutoCloseable {
                 reportFinished(producer, consumer);
                 pause();
             }
+            // Another worker takes these sessions on from their recorded shell state. A sandbox left here would be
+            // behind the log if a session came back later, so it goes now.
+            sessionsHere.entrySet().removeIf(e -> {
+                if (!leaving.contains(e.getValue().partition())) {
+                    return false;
+                }
+                executor.releaseSandbox(e.getValue().userId(), e.getKey());
+                return true;
+            });
         }
+    }
+
+    private record SessionHere(String userId, int partition) {
     }
 
     private void awaitRunningCalls() {

@@ -195,16 +195,16 @@ public final class Sandboxes implements SandboxProvider {
 
     @Override
     public void release(SandboxSpec spec) {
-        try {
-            String key = key(spec);
-            synchronized (keyLocks.computeIfAbsent(key, k -> new Object())) {
-                Entry entry = live.remove(key);
-                if (entry != null) {
-                    entry.sandbox().close();
-                }
+        if (spec == null || spec.userId() == null || spec.sessionId() == null) {
+            return; // names no sandbox
+        }
+        // Only who and which session name a sandbox; the workspace is not needed to let one go.
+        String key = spec.userId() + "\u0000" + spec.sessionId();
+        synchronized (keyLocks.computeIfAbsent(key, k -> new Object())) {
+            Entry entry = live.remove(key);
+            if (entry != null) {
+                entry.sandbox().close();
             }
-        } catch (SandboxException e) {
-            // An incomplete spec names no sandbox.
         }
     }
 

@@ -104,6 +104,16 @@ public final class ToolExecutor {
         tools.put("download", new DownloadTool(settings));
     }
 
+    /**
+     * Destroys the session's sandbox if this worker has one (the session moved to another worker); the next call
+     * here builds a new one from the state recorded in the log.
+     */
+    public void releaseSandbox(String userId, String sessionId) {
+        if (sandboxes != null) {
+            sandboxes.release(new SandboxSpec(userId, sessionId, null, null));
+        }
+    }
+
     public SandboxSettings settings() {
         return settings;
     }
