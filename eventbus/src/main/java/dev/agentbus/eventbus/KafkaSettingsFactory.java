@@ -13,7 +13,7 @@ import jakarta.inject.Singleton;
 public class KafkaSettingsFactory {
 
     @Singleton
-    KafkaSettings kafkaSettings(@Value("${agentbus.kafka.bootstrap-servers:localhost:9092}") String bootstrap,
+    KafkaSettings kafkaSettings(@Value("${agentbus.kafka.bootstrap-servers:`localhost:9092`}") String bootstrap,
                                 @Value("${agentbus.kafka.partitions:3}") int partitions,
                                 @Value("${agentbus.instance-id:0}") String instanceId) {
         if (partitions < 1) {

@@ -45,7 +45,7 @@ public class SandboxRuntime {
                           @Value("${agentbus.sandbox.max-file-bytes:1048576}") long maxFile,
                           @Value("${agentbus.sandbox.max-concurrent-calls:4}") int maxConcurrentCalls,
                           @Value("${agentbus.sandbox.backend:auto}") String backend,
-                          @Value("${agentbus.sandbox.image:agentbus-sandbox:1}") String image,
+                          @Value("${agentbus.sandbox.image:`agentbus-sandbox:1`}") String image,
                           @Value("${agentbus.sandbox.docker-host:}") String dockerHost,
                           @Value("${agentbus.sandbox.pids-limit:128}") int pids,
                           @Value("${agentbus.sandbox.memory-mb:512}") long memoryMb,

@@ -134,7 +134,10 @@ public final class Sandboxes implements SandboxProvider {
             removeLeftoverPoolDirectories();
             background.execute(this::refillPool);
         }
-        LOG.info("sandbox backend: {}{}", backend, unavailable == null ? "" : " (" + unavailable + ")");
+        // Say why Docker was passed over: an operator who expects containers should not have to guess.
+        String passedOver = dockerProblem != null && unavailable == null && !backend.equals("docker")
+                && config.backend() == SandboxConfig.Backend.AUTO ? " (not docker: " + dockerProblem + ")" : "";
+        LOG.info("sandbox backend: {}{}{}", backend, unavailable == null ? "" : " (" + unavailable + ")", passedOver);
     }
 
     @Override
