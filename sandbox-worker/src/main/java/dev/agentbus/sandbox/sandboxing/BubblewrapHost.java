@@ -3,6 +3,7 @@ package dev.agentbus.sandbox.sandboxing;
 import dev.agentbus.sandbox.shell.Bubblewrap;
 import dev.agentbus.sandbox.shell.ProcessShell;
 import dev.agentbus.sandbox.shell.ShellProcess;
+import dev.agentbus.sandbox.workspace.AtomicFiles;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -83,7 +84,7 @@ final class BubblewrapHost implements SandboxHost {
                 argv.addAll(List.of("/usr/bin/prlimit", "--as=" + config.limits().memoryBytes(), "--"));
             }
         }
-        if (WorkspaceOwner.workerIsRoot()) {
+        if (AtomicFiles.workerIsRoot()) {
             closeParentToOthers();
         }
         argv.addAll(Bubblewrap.persistentShell(bwrap, workspace, config.network(), SANDBOX_UID, SANDBOX_UID));

@@ -27,14 +27,6 @@ record WorkspaceOwner(int uid, int gid) {
         return uid + ":" + gid;
     }
 
-    static boolean workerIsRoot() {
-        try {
-            return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid") == 0;
-        } catch (IOException | UnsupportedOperationException | ClassCastException e) {
-            return false;
-        }
-    }
-
     /** The owner the sandbox of {@code workspace} runs as; hands a root-owned workspace to the sandbox user. */
     static WorkspaceOwner prepare(Path workspace) throws SandboxException {
         try {

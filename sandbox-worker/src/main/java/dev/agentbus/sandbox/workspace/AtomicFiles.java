@@ -110,6 +110,11 @@ public final class AtomicFiles {
 
     private static final boolean WORKER_IS_ROOT = uidOfThisProcess() == 0;
 
+    /** Whether this worker runs as root (read once): then what it makes must be handed to the sandbox's user. */
+    public static boolean workerIsRoot() {
+        return WORKER_IS_ROOT;
+    }
+
     private static int uidOfThisProcess() {
         try {
             return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
