@@ -57,4 +57,36 @@ class ArchitectureTest {
                         .toArray(String[]::new))
                 .check(classes);
     }
+
+    /**
+     * A placeholder default that holds a colon must be quoted ({@code ${key:`host:port`}}): Micronaut reads an
+     * unquoted {@code ${key:a:b}} as "key, else property a, else b". That once made every worker pass over Docker
+     * (its default image name has a tag) without a word.
+     */
+    @Test
+    void no_setting_default_holds_an_unquoted_colon() {
+        java.util.regex.Pattern unquoted = java.util.regex.Pattern.compile("\\$\\{[^}:`]+:[^}`]*:[^}]*}");
+        List<String> offenders = new java.util.ArrayList<>();
+        for (var javaClass : classes) {
+            Class<?> type;
+            try {
+                type = javaClass.reflect();
+            } catch (RuntimeException | LinkageError notLoadable) {
+                continue;
+            }
+            List<java.lang.reflect.Executable> executables = new java.util.ArrayList<>(List.of(type.getDeclaredConstructors()));
+            executables.addAll(List.of(type.getDeclaredMethods()));
+            for (var executable : executables) {
+                for (var annotations : executable.getParameterAnnotations()) {
+                    for (var annotation : annotations) {
+                        if (annotation instanceof io.micronaut.context.annotation.Value value
+                                && unquoted.matcher(value.value()).find()) {
+                            offenders.add(type.getName() + ": " + value.value());
+                        }
+                    }
+                }
+            }
+        }
+        org.assertj.core.api.Assertions.assertThat(offenders).isEmpty();
+    }
 }
