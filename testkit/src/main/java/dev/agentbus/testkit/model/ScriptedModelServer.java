@@ -67,6 +67,8 @@ public final class ScriptedModelServer implements AutoCloseable {
     private final Deque<Step> script = new ArrayDeque<>();
     private final List<JsonNode> requests = new ArrayList<>();
     private int modelListRequests;
+    /** Chat requests fully answered (the response body sent and closed), or given up on. */
+    private int chatRequestsFinished;
 
     private final AtomicLong toolCallIds = new AtomicLong();
     private final AtomicLong completionIds = new AtomicLong();
@@ -269,6 +271,39 @@ public final class ScriptedModelServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits until at least {@code count} chat requests have been answered to the end (the response closed): the
+     * client has then had everything it will get, for tests that check what a client did with a late answer.
+     *
+     * @return whether the count was reached before the timeout
+     */
+    public boolean awaitAnswered(int count, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (lock) {
+            while (chatRequestsFinished < count) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                lock.wait(Math.max(1, left / 1_000_000));
+            }
+            return true;
+        }
+    }
+
+    /**
+     * Forgets the script and the recorded requests, for a server shared by several tests: each starts from an
+     * empty script, and what one test left unused cannot answer the next test's requests.
+     */
+    public void reset() {
+        synchronized (lock) {
+            script.clear();
+            requests.clear();
+            modelListRequests = 0;
+            chatRequestsFinished = 0;
+        }
+    }
+
     @Override
     public void close() {
         http.stop(0);
@@ -292,7 +327,15 @@ public final class ScriptedModelServer implements AutoCloseable {
                     sendError(exchange, 405, "method " + method + " not allowed on " + path, "invalid_request_error", null);
                     return;
                 }
-                handleChat(exchange);
+                try {
+                    handleChat(exchange);
+                } finally {
+                    exchange.close();
+                    synchronized (lock) {
+                        chatRequestsFinished++;
+                        lock.notifyAll();
+                    }
+                }
             } else {
                 sendError(exchange, 404, "the scripted model server has no route " + method + " " + path,
                         "invalid_request_error", "not_found");

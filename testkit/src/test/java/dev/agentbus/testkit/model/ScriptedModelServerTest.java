@@ -85,6 +85,25 @@ class ScriptedModelServerTest {
     }
 
     @Test
+    void a_reset_forgets_the_unused_script_and_the_recorded_requests() throws Exception {
+        server.replyText("first").replyText("left over");
+        assertThat(post(request(false, "hi")).statusCode()).isEqualTo(200);
+        assertThat(server.awaitAnswered(1, java.time.Duration.ofSeconds(5))).isTrue();
+
+        server.reset();
+        server.replyText("after the reset");
+        HttpResponse<String> response = post(request(false, "hi again"));
+
+        assertThat(JSON.readTree(response.body()).path("choices").get(0).path("message").path("content").asText())
+                .isEqualTo("after the reset");
+        assertThat(server.requestCount()).isEqualTo(1);
+        assertThat(server.remainingSteps()).isZero();
+        assertThat(server.awaitAnswered(1, java.time.Duration.ofSeconds(5))).isTrue();
+        assertThat(server.awaitAnswered(2, java.time.Duration.ofMillis(50))).as("only one answer since the reset")
+                .isFalse();
+    }
+
+    @Test
     void streaming_text_reply_arrives_in_several_deltas_then_usage_then_done() throws Exception {
         server.replyText("Hello from the scripted model");
 

@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A session that moved to another worker loses its sandbox here (the runner releases it on partition revoke), so
  * if it ever comes back it starts from the state in its log, not from a shell that missed what happened elsewhere.
  */
-class ReleaseSandboxTest extends SandboxedToolsTest {
+class ReleaseSandboxIT extends SandboxedToolsIT {
 
     @Test
     void a_released_session_starts_a_new_shell_on_its_next_call() {

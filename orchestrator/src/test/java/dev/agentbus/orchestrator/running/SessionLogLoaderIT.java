@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Rebuilding a partition from a real broker: from the log alone, and from snapshots plus the tail. Whatever happens
  * to the snapshots, the rebuilt states are exactly the fold of the log; a bad snapshot only costs time.
  */
-class SessionLogLoaderTest {
+class SessionLogLoaderIT {
     static final int SESSIONS = 8;
     static final int EVENTS = 60;
     static final int EVERY = 25;

@@ -16,7 +16,7 @@ import static dev.agentbus.sandbox.tools.Json.args;
  * The fixture of the tool tests that run programs: the worker's real provider on the bubblewrap backend, a
  * workspace and a session of the test's own, and an executor over them, closed after each test.
  */
-abstract class SandboxedToolsTest {
+abstract class SandboxedToolsIT {
     @TempDir
     Path tmp;
     Path ws;

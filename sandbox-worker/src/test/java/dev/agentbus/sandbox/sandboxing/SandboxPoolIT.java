@@ -13,7 +13,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Pre-started sandboxes handed to new sessions by renaming their empty workspace into place. */
-class SandboxPoolTest {
+class SandboxPoolIT {
     private static final Duration TEN_SECONDS = Duration.ofSeconds(10);
 
     @TempDir

@@ -12,11 +12,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import static dev.agentbus.systemtests.EndToEndTest.events;
+import static dev.agentbus.systemtests.EndToEndIT.events;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Data persists: a session from before a restart of the whole stack can be shown and continued after it. */
-class StandaloneRestartTest {
+class StandaloneRestartIT {
     @TempDir
     Path dataDir;
 

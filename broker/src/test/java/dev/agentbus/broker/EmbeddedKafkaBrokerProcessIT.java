@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The broker as its own OS process, the way tests that restart or kill "the broker" use it. */
-class EmbeddedKafkaBrokerProcessTest {
+class EmbeddedKafkaBrokerProcessIT {
 
     @TempDir
     Path tmp;

@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * One broker for the whole class: start-up is the expensive part, and these scenarios only need
  * distinct topics, not distinct brokers.
  */
-class EmbeddedKafkaBrokerTest {
+class EmbeddedKafkaBrokerIT {
 
     @TempDir
     static Path dataDir;

@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The whole loop through the real broker, all five services in one JVM (the standalone shape), with the scripted
  * model server: the model writes a file, runs a shell command that reads it, then answers.
  */
-class EndToEndTest extends OnStandaloneStack {
+class EndToEndIT extends OnStandaloneStack {
     @Test
     void the_model_writes_a_file_runs_a_command_that_reads_it_and_answers() throws Exception {
         model.reply(ScriptedReply.toolCalls(List.of(dev.agentbus.testkit.model.ScriptedToolCall.of("write",

@@ -15,7 +15,7 @@ import static dev.agentbus.sandbox.tools.Json.args;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** restart_terminal with the real bubblewrap sandboxes: what survives a restart and what does not. */
-class RestartTerminalToolTest {
+class RestartTerminalToolIT {
     @TempDir
     Path tmp;
     Path ws;

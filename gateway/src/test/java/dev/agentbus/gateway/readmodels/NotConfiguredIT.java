@@ -14,7 +14,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** A gateway without PostgreSQL: everything works as before, and the read-model endpoints say why they cannot. */
-class NotConfiguredTest {
+class NotConfiguredIT {
     @TempDir
     static Path dir;
     static EmbeddedKafkaBroker broker;
@@ -41,7 +41,7 @@ class NotConfiguredTest {
                 "/api/v1/audit/export", "/api/v1/read-models/sessions", "/api/v1/admin/rebuild-projections")) {
             HttpResponse<String> r = gateway.get(path);
             assertThat(r.statusCode()).as(path).isEqualTo(503);
-            JsonNode body = ReadModelEndpointsTest.json(r);
+            JsonNode body = ReadModelEndpointsIT.json(r);
             assertThat(body.get("error").asText()).isEqualTo("service_unavailable");
             assertThat(body.get("message").asText()).contains("PostgreSQL is not configured").contains("AGENTBUS_DB_URL");
         }

@@ -37,7 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * not depend on them; the tools themselves are tested in the sandbox-worker (UploadDownloadToolsTest).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class FilesControllerTest {
+class FilesControllerIT {
     private static final String TOKEN = "files-test-token";
 
     private EmbeddedKafkaBroker broker;

@@ -14,7 +14,7 @@ import java.util.Optional;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The standalone PostgreSQL: a real server whose data survives a restart, and which recovers from a killed JVM. */
-class EmbeddedDatabaseTest {
+class EmbeddedDatabaseIT {
     @TempDir
     Path dir;
 

@@ -39,7 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * gives the same rows again. Each test projects into a database of its own (from offset 0 of the shared log) and
  * looks only at its own sessions and users.
  */
-class ProjectorTest {
+class ProjectorIT {
     private static final Duration WAIT = Duration.ofSeconds(60);
 
     @TempDir
@@ -148,7 +148,7 @@ class ProjectorTest {
         start();
         start();
         awaitTokens(user, 30 * 10);
-        Thread.sleep(1500); // let any double-counting show
+        awaitCaughtUp(); // every event projected and its offset stored: a double count would show now
 
         assertThat(one("SELECT sum(model_calls) AS calls, sum(total_tokens) AS total FROM token_usage_daily "
                 + "WHERE user_id = '" + user + "'")).containsEntry("calls", new java.math.BigDecimal(30))
@@ -182,7 +182,7 @@ class ProjectorTest {
 
         start();
         awaitTokens(user, 50);
-        Thread.sleep(1500);
+        awaitCaughtUp();
 
         assertThat(((Number) one("SELECT last_value FROM offset_write_attempts").get("last_value")).longValue())
                 .as("the projector retried after the injected failures").isGreaterThan(2);
@@ -239,7 +239,12 @@ class ProjectorTest {
             return now.run().equals(started.run()) && "caught_up".equals(now.state());
         });
         assertThat(one("SELECT title FROM sessions WHERE session_id = '" + s + "'")).containsEntry("title", "turn");
-        Thread.sleep(1500); // let any double-counting by the second replica show
+        // Both replicas on the rebuild's run and at the end of the log: a double count by the second would show now.
+        Await.until("the second replica follows the rebuild", WAIT, () -> {
+            ProjectionRuns.Status second = projectors.get(1).status();
+            return java.util.Objects.equals(second.run(), started.run()) && "caught_up".equals(second.state());
+        });
+        awaitCaughtUp();
         assertThat(one("SELECT sum(total_tokens) AS total FROM token_usage_daily WHERE user_id = '" + user + "'"))
                 .containsEntry("total", new java.math.BigDecimal(7));
         assertThat(one("SELECT count(*) AS n FROM sessions WHERE session_id = '" + s + "'")).containsEntry("n", 1L);
@@ -275,6 +280,22 @@ class ProjectorTest {
         Await.until("session " + s + " is projected up to seq " + lastSeq, WAIT, () ->
                 !column("SELECT last_seq FROM sessions WHERE session_id = '" + s + "' AND last_seq >= " + lastSeq)
                         .isEmpty());
+    }
+
+    /** Until the stored offsets of every partition of the session log have reached its end. */
+    private void awaitCaughtUp() throws Exception {
+        Map<org.apache.kafka.common.TopicPartition, Long> ends;
+        try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<String, byte[]>(
+                kafka.consumer(null, "projector-it"))) {
+            ends = consumer.endOffsets(consumer.partitionsFor(dev.agentbus.events.topics.Topics.SESSION_EVENTS.name())
+                    .stream().map(p -> new org.apache.kafka.common.TopicPartition(p.topic(), p.partition())).toList());
+        }
+        for (var end : ends.entrySet()) {
+            Await.until("partition " + end.getKey() + " is projected up to offset " + end.getValue(), WAIT, () ->
+                    end.getValue() == 0 || !column("SELECT next_offset FROM projection_offsets WHERE topic = '"
+                            + end.getKey().topic() + "' AND partition = " + end.getKey().partition()
+                            + " AND next_offset >= " + end.getValue()).isEmpty());
+        }
     }
 
     private void awaitTokens(String user, long total) throws Exception {

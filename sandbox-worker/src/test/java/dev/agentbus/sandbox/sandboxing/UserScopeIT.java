@@ -12,7 +12,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code agentbus.sandbox.scope=user}: one Docker container per user, a shell per session in it. */
-class UserScopeTest {
+class UserScopeIT {
     private static final Duration TEN_SECONDS = Duration.ofSeconds(10);
 
     @TempDir

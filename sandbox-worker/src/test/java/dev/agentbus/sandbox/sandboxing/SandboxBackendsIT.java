@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** What every backend must do, run against real bubblewrap and a real Docker engine. */
-class SandboxBackendsTest {
+class SandboxBackendsIT {
     private static final Duration TEN_SECONDS = Duration.ofSeconds(10);
 
     @TempDir

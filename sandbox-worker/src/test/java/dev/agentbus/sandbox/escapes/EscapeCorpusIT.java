@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * start processes, another session's sandbox must still answer with its files intact, and the attacking session
  * must get a working sandbox again. docs/sandbox.md lists the attempts and what each proves.
  */
-class EscapeCorpusTest {
+class EscapeCorpusIT {
     private static final String RUN = UUID.randomUUID().toString().substring(0, 8);
     /** A file on the host that no sandbox may read. */
     private static final Path HOST_MARKER = Path.of("/tmp", "agentbus-escape-marker-" + RUN);
@@ -189,7 +189,12 @@ class EscapeCorpusTest {
                 + ">/dev/null 2>&1 & (trap '' HUP TERM INT; exec sleep 3003) & sleep 3004", Duration.ofSeconds(1),
                 seen -> {
                     assertThat(seen.result().timedOut()).isTrue();
-                    Thread.sleep(500);
+                    // killing is asynchronous: wait (bounded) until none of them is left on the host
+                    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+                    while (System.nanoTime() < deadline && ProcessHandle.allProcesses()
+                            .anyMatch(p -> p.info().commandLine().orElse("").matches(".*sleep 300[1-4].*"))) {
+                        Thread.sleep(50);
+                    }
                     assertThat(ProcessHandle.allProcesses().map(p -> p.info().commandLine().orElse(""))
                             .filter(cmd -> cmd.matches(".*sleep 300[1-4].*"))).isEmpty();
                 }));

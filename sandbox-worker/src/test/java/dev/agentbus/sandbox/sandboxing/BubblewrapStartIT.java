@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** bubblewrap's own start-up failures reach the caller in words, and the provider goes on working. */
-class BubblewrapStartTest {
+class BubblewrapStartIT {
     @TempDir
     Path root;
 

@@ -13,7 +13,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class EmbeddedKafkaBrokerRestartTest {
+class EmbeddedKafkaBrokerRestartIT {
 
     @TempDir
     Path tmp;

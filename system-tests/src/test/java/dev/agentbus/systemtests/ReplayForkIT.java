@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * at that seq, the original is untouched), and the fork continues live to completion. Also: import of the export as
  * a new session, and a rewind of the original's workspace, which is itself checkpointed.
  */
-class ReplayForkTest extends OnStandaloneStack {
+class ReplayForkIT extends OnStandaloneStack {
     @Test
     void export_replay_offline_fork_in_the_middle_and_continue_the_fork() throws Exception {
         GatewayClient gw = stack.gateway;

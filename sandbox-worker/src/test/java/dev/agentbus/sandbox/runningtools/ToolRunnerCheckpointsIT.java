@@ -42,7 +42,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The runner with a real broker, real files and real git: results carry the checkpoint of calls that changed files,
  * a person's rewind restores one, and a fork's workspace is restored before the fork's first call runs.
  */
-class ToolRunnerCheckpointsTest {
+class ToolRunnerCheckpointsIT {
     @TempDir
     static Path dir;
     static EmbeddedKafkaBroker broker;

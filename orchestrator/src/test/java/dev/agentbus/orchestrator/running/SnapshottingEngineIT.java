@@ -42,7 +42,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * session, each one the fold of the log up to its seq at the offset of that event; and a new engine taking over
  * starts from them and carries the session on without a gap.
  */
-class SnapshottingEngineTest {
+class SnapshottingEngineIT {
     static final String SESSION = "ses-snap";
     static final int EVERY = 5;
 

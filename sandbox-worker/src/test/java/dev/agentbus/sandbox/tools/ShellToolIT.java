@@ -18,7 +18,7 @@ import static dev.agentbus.sandbox.tools.Json.args;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The shell tool through the facade, in real bubblewrap sandboxes (the Docker backend has its own tests). */
-class ShellToolTest {
+class ShellToolIT {
     private static final Sandboxes BUBBLEWRAP = new Sandboxes(SandboxConfig.defaults()
             .withBackend(SandboxConfig.Backend.BUBBLEWRAP));
 

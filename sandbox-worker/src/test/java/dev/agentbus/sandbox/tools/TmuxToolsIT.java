@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * tmux and interactive programs, with a real tmux server that lives across calls (its own socket directory, so
  * tests never meet another tmux).
  */
-class TmuxToolsTest extends SandboxedToolsTest {
+class TmuxToolsIT extends SandboxedToolsIT {
     /**
      * Reads the pane until {@code done} holds (at most 5 s): a program in a pane draws on its own time, and a
      * loaded machine can be slower than the tools' short settle pause.

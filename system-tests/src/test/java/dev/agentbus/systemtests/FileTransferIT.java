@@ -20,14 +20,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
-import static dev.agentbus.systemtests.EndToEndTest.events;
+import static dev.agentbus.systemtests.EndToEndIT.events;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Upload and download through the gateway and the real services: the file travels as a user-run tool call through
  * the log, lands in the workspace byte for byte, the agent can use it, and what the agent wrote comes back out.
  */
-class FileTransferTest {
+class FileTransferIT {
     @TempDir
     Path dataDir;
 

@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * PostgreSQL. The log holds sessions of the gateway's user ({@code local}) and of someone else ({@code mallory}),
  * so every endpoint is also checked to show the caller's own data only.
  */
-class ReadModelEndpointsTest {
+class ReadModelEndpointsIT {
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final String ME = "local";
 
@@ -195,7 +195,7 @@ class ReadModelEndpointsTest {
         List<String> lines = r.body().lines().toList();
         assertThat(lines).hasSize(2);
         assertThat(r.body()).endsWith("\n");
-        assertThat(lines.stream().map(ReadModelEndpointsTest::parse).map(n -> n.get("callId").asText()))
+        assertThat(lines.stream().map(ReadModelEndpointsIT::parse).map(n -> n.get("callId").asText()))
                 .containsExactly("c1", "c2");
         assertThat(r.body()).doesNotContain("ghp_abcdef").doesNotContain("mallory");
 

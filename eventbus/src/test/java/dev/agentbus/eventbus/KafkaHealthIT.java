@@ -9,7 +9,7 @@ import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class KafkaHealthTest {
+class KafkaHealthIT {
     @TempDir
     Path dir;
 

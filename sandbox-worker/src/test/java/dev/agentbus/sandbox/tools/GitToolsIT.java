@@ -10,7 +10,7 @@ import static dev.agentbus.sandbox.tools.Json.args;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The git tools, run by a real git inside a real bubblewrap sandbox. */
-class GitToolsTest extends SandboxedToolsTest {
+class GitToolsIT extends SandboxedToolsIT {
     private void init() {
         ToolOutcome init = call("run_command", "command", "git", "args", List.of("init", "-q", "-b", "main"));
         assertThat(init.ok()).as(init.forModel()).isTrue();

@@ -18,7 +18,9 @@ import dev.agentbus.sandbox.SandboxWorkerApplication;
 import dev.agentbus.scheduler.SchedulerApplication;
 import dev.agentbus.testkit.model.ScriptedModelServer;
 import dev.agentbus.testkit.model.ScriptedReply;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,7 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.LongStream;
 
-import static dev.agentbus.systemtests.EndToEndTest.events;
+import static dev.agentbus.systemtests.EndToEndIT.events;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -42,19 +44,21 @@ import static org.assertj.core.api.Assertions.assertThat;
  * call ran twice (a cut-short call is reported "interrupted, not re-run"), no recorded model decision was asked
  * again, and an SSE client that reconnects with Last-Event-ID saw every event exactly once.
  */
-class FaultSuiteTest {
+class FaultSuiteIT {
     static final String TOKEN = "crash-token";
 
+    // One stack for the whole class: starting a broker and five JVMs costs far more than any test here. Each test
+    // restarts what it broke, and the @AfterEach below puts back anything a failed test left dead.
     @TempDir
-    Path dir;
-    EmbeddedKafkaBroker broker;
-    ScriptedModelServer model;
-    final List<ServiceProcess> services = new ArrayList<>();
-    ServiceProcess orchestrator;
-    GatewayClient gateway;
+    static Path dir;
+    static EmbeddedKafkaBroker broker;
+    static ScriptedModelServer model;
+    static final List<ServiceProcess> services = new ArrayList<>();
+    static ServiceProcess orchestrator;
+    static GatewayClient gateway;
 
-    @BeforeEach
-    void start() throws Exception {
+    @BeforeAll
+    static void start() throws Exception {
         broker = EmbeddedKafkaBroker.builder().dataDir(dir.resolve("kafka")).build();
         broker.start();
         model = ScriptedModelServer.start();
@@ -83,11 +87,32 @@ class FaultSuiteTest {
         awaitHealthy(Duration.ofSeconds(90));
     }
 
+    @BeforeEach
+    void freshScript() {
+        model.reset();
+    }
+
+    /** A test that failed half-way may have left a service dead; the next test needs all five. */
     @AfterEach
-    void stop() throws Exception {
+    void restartWhatIsDead() throws Exception {
+        boolean restarted = false;
+        for (ServiceProcess p : services) {
+            if (!p.isAlive()) {
+                p.start();
+                restarted = true;
+            }
+        }
+        if (restarted) {
+            awaitHealthy(Duration.ofSeconds(90));
+        }
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
         for (ServiceProcess p : services) {
             p.close();
         }
+        services.clear();
         if (model != null) {
             model.close();
         }
@@ -164,7 +189,8 @@ class FaultSuiteTest {
     @Test
     void a_call_cut_short_by_a_sandbox_worker_crash_is_reported_interrupted_and_never_run_again() throws Exception {
         ServiceProcess worker = services.get(1);
-        model.replyToolCall("shell", "{\"command\":\"echo start >> runs.txt; sleep 5; echo end >> runs.txt\"}")
+        // An unusual duration, so the command's sleep can be told apart from every other process on this host.
+        model.replyToolCall("shell", "{\"command\":\"echo start >> runs.txt; sleep 5.4321; echo end >> runs.txt\"}")
                 .replyText("The command was interrupted; I will not retry it.");
         String id = gateway.createSession("worker crash");
         try (SseFollower client = new SseFollower(gateway, id)) {
@@ -182,8 +208,8 @@ class FaultSuiteTest {
             assertThat(result.ok()).isFalse();
             assertThat(result.error()).contains("interrupted").contains("not run again");
             assertThat(events(log, ToolCallCompleted.class)).hasSize(1);
-            // it started once, died with the worker, and was not started again
-            Thread.sleep(6000);
+            // it started once, died with the worker (its sleep is gone from the host), and was not started again
+            awaitNoProcess("sleep 5.4321", Duration.ofSeconds(30));
             assertThat(Files.readAllLines(runs)).containsExactly("start");
         }
     }
@@ -284,6 +310,20 @@ class FaultSuiteTest {
         return messages.subList(1, messages.size());
     }
 
+    /**
+     * Waits until no process on this host has {@code commandLine} in its command line. Sandboxed processes are
+     * visible from the host (Docker and bubblewrap only hide the host from them, not the other way round).
+     */
+    private static void awaitNoProcess(String commandLine, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (ProcessHandle.allProcesses().anyMatch(p -> p.info().commandLine().orElse("").contains(commandLine))) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("a process running '" + commandLine + "' is still alive after " + timeout);
+            }
+            Thread.sleep(50);
+        }
+    }
+
     private Path workspace(String sessionId) {
         return dir.resolve("workspaces").resolve("local").resolve(sessionId);
     }
@@ -298,7 +338,7 @@ class FaultSuiteTest {
         }
     }
 
-    private void awaitHealthy(Duration timeout) throws InterruptedException {
+    private static void awaitHealthy(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             try {

@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The safety layer in front of every tool, through the executor: a refused call runs nothing and comes back as a
  * refusal (which the worker records as {@code tool_call.completed.v1} with {@code refusal} set).
  */
-class SafetyLayerTest extends SandboxedToolsTest {
+class SafetyLayerIT extends SandboxedToolsIT {
     private ToolOutcome shell(String command) {
         return call("shell", "command", command);
     }

@@ -11,7 +11,7 @@ import static dev.agentbus.sandbox.tools.Json.args;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The structured command mode, run in a real bubblewrap sandbox. */
-class RunCommandToolTest extends SandboxedToolsTest {
+class RunCommandToolIT extends SandboxedToolsIT {
     private ToolOutcome run(Object... keysAndValues) {
         return call("run_command", keysAndValues);
     }
