@@ -1,5 +1,6 @@
 package dev.agentbus.bench.replay;
 
+import dev.agentbus.bench.Stats;
 import dev.agentbus.events.codec.EventCodec;
 import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.state.SessionFold;

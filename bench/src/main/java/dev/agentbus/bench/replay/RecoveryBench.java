@@ -1,5 +1,6 @@
 package dev.agentbus.bench.replay;
 
+import dev.agentbus.bench.Stats;
 import dev.agentbus.broker.EmbeddedKafkaBroker;
 import dev.agentbus.eventbus.KafkaSettings;
 import dev.agentbus.eventbus.Records;

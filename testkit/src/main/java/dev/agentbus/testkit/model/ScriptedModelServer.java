@@ -84,6 +84,16 @@ public final class ScriptedModelServer implements AutoCloseable {
 
     private record FailureStep(int status, String body) implements Step {}
 
+    static {
+        // The JDK's HTTP server leaves Nagle's algorithm on: a streamed reply's small chunks then wait for the
+        // client's delayed ACK, about 40 ms per reply. Real model servers (llama.cpp, vLLM, Ollama) set TCP_NODELAY;
+        // without it here every model call would look 40 ms slower than the server is. Read once, at the first
+        // HttpServer.create, so it is set before any server of this JVM starts.
+        if (System.getProperty("sun.net.httpserver.nodelay") == null) {
+            System.setProperty("sun.net.httpserver.nodelay", "true");
+        }
+    }
+
     private ScriptedModelServer(String modelName) throws IOException {
         this.modelName = modelName;
         // Loopback only and an ephemeral port: parallel test runs never collide and nothing is exposed.

@@ -1,24 +1,24 @@
-package dev.agentbus.bench.replay;
+package dev.agentbus.bench;
 
 import java.util.Arrays;
 
 /** Percentiles of a sample, nearest-rank, and the machine the numbers come from. */
-final class Stats {
+public final class Stats {
     private Stats() {
     }
 
-    static double percentile(double[] sample, double p) {
+    public static double percentile(double[] sample, double p) {
         double[] sorted = sample.clone();
         Arrays.sort(sorted);
         int rank = (int) Math.ceil(p / 100.0 * sorted.length);
         return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
     }
 
-    static double median(double[] sample) {
+    public static double median(double[] sample) {
         return percentile(sample, 50);
     }
 
-    static String machine() {
+    public static String machine() {
         Runtime rt = Runtime.getRuntime();
         return "Java " + Runtime.version() + " (" + System.getProperty("java.vm.name") + "), "
                 + rt.availableProcessors() + " cores, max heap " + rt.maxMemory() / (1024 * 1024) + " MiB, "
