@@ -33,6 +33,22 @@ final class Report {
                     r.label(), r.sessions(), r.p50(), r.p99(), r.stepsPerSecond(), overhead, r.cpuCores(),
                     r.machineBusy() * 100, r.rssBytes() / (1024 * 1024));
         }
+        for (StackRun.Result r : ramp) {
+            if (r.sessions() != 1 || !r.firstToken().isZero()) {
+                continue;
+            }
+            System.out.println();
+            System.out.println("Where one step's time goes (`" + r.tool() + "`, one session): the time between "
+                    + "consecutive events of a session");
+            System.out.println();
+            System.out.println("| from | to | p50 ms | p99 ms | count |");
+            System.out.println("|---|---|---|---|---|");
+            r.transitions().forEach((pair, ms) -> {
+                String[] fromTo = pair.split(" → ");
+                System.out.printf(Locale.ROOT, "| `%s` | `%s` | %.1f | %.1f | %d |%n", fromTo[0], fromTo[1],
+                        Stats.percentile(ms, 50), Stats.percentile(ms, 99), ms.length);
+            });
+        }
         System.out.println();
         System.out.println("bus overhead = the stack's step p50 minus the in-process step p50 for the same tool "
                 + "(the model's and the tool's own time are in both)");

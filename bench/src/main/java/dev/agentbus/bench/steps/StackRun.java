@@ -184,15 +184,23 @@ final class StackRun {
     /** One line of the ramp. Times in milliseconds. */
     record Result(String tool, int sessions, Duration firstToken, double[] stepMs, double[] toolMs,
                   double wallSeconds, double stepsPerSecond, double cpuCores, double machineBusy, long rssBytes,
-                  double heapPerSessionKiB) {
+                  double heapPerSessionKiB, Map<String, double[]> transitions) {
 
         static Result of(String tool, int sessions, Duration firstToken, Map<String, List<EventEnvelope>> bySession,
                          double wallSeconds, double cpuCores, double machineBusy, long rss, double heapPerSession) {
             List<Double> steps = new ArrayList<>();
             List<Double> tools = new ArrayList<>();
+            Map<String, List<Double>> between = new java.util.TreeMap<>();
             for (List<EventEnvelope> log : bySession.values()) {
                 Instant previous = null;
+                EventEnvelope before = null;
                 for (EventEnvelope e : log) {
+                    if (before != null && before.seq() + 1 == e.seq()) {
+                        between.computeIfAbsent(EventCodec.typeOf(before.event()) + " → "
+                                + EventCodec.typeOf(e.event()), k -> new ArrayList<>())
+                                .add(Duration.between(before.time(), e.time()).toNanos() / 1e6);
+                    }
+                    before = e;
                     if (e.event() instanceof SessionEvent.ToolCallRequested) {
                         if (previous != null) {
                             steps.add(Duration.between(previous, e.time()).toNanos() / 1e6);
@@ -206,8 +214,10 @@ final class StackRun {
             double[] stepMs = steps.stream().mapToDouble(Double::doubleValue).toArray();
             double[] toolMs = tools.stream().mapToDouble(Double::doubleValue).toArray();
             int allSteps = tools.size();
+            Map<String, double[]> transitions = new java.util.LinkedHashMap<>();
+            between.forEach((k, v) -> transitions.put(k, v.stream().mapToDouble(Double::doubleValue).toArray()));
             return new Result(tool, sessions, firstToken, stepMs, toolMs, wallSeconds, allSteps / wallSeconds,
-                    cpuCores, machineBusy, rss, heapPerSession);
+                    cpuCores, machineBusy, rss, heapPerSession, transitions);
         }
 
         double p50() {
