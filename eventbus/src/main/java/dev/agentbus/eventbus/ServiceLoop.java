@@ -1,7 +1,6 @@
 package dev.agentbus.eventbus;
 
 import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,9 +54,8 @@ public final class ServiceLoop implements AutoCloseable {
         while (running) {
             try {
                 body.run(this);
-            } catch (WakeupException e) {
-                // close() woke the consumer
             } catch (RuntimeException e) {
+                // When close() woke the consumer, the WakeupException that ends the run is expected: not logged.
                 if (running) {
                     LOG.error("{} failed, starting it again in 1 s: {}", name, e.toString(), e);
                     pause(Duration.ofSeconds(1));

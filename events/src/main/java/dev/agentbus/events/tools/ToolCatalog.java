@@ -9,8 +9,9 @@ import java.util.stream.Stream;
 /**
  * Every tool there is. It is part of the schema because a {@code tool_call.requested.v1} event is only meaningful
  * together with the tool's contract: the orchestrator offers {@link #TOOLS} to the model, a person may run the
- * {@link #USER_TOOLS} through the gateway, and the sandbox-worker implements the SANDBOX ones (a test there checks
- * it implements every one). docs/tools.md describes each tool. MCP servers will add tools at run time later.
+ * {@link #USER_TOOLS} through the gateway, and the sandbox-worker builds its tool registry from the SANDBOX ones
+ * ({@link #workerToolNames()}: it refuses to start without an implementation of each, and has none that is not
+ * here). docs/tools.md describes each tool. MCP servers will add tools at run time later.
  */
 public final class ToolCatalog {
     private static final String PATH = "{\"type\":\"string\",\"description\":\"path relative to the workspace root\"}";
@@ -120,10 +121,7 @@ public final class ToolCatalog {
                             + "\"seconds\":{\"type\":\"integer\",\"minimum\":0},\"reason\":{\"type\":\"string\"}}}",
                     ToolSpec.Executor.ORCHESTRATOR));
 
-    /**
-     * Tools only people run, through the gateway: never offered to the model. The sandbox-worker runs them; rewind
-     * is handled by the worker's runner itself (it restores a checkpoint of the whole workspace).
-     */
+    /** Tools only people run, through the gateway: never offered to the model. The sandbox-worker runs them. */
     public static final List<ToolSpec> USER_TOOLS = List.of(
             userOnly("upload", "Write a file into the workspace (a person's upload; at most 512 KiB).", """
                     {"type":"object","properties":{"path":%s,"content_base64":{"type":"string"}},\
@@ -154,6 +152,14 @@ public final class ToolCatalog {
     /** The names of the tools offered to the model that this executor runs. */
     public static List<String> namesFor(ToolSpec.Executor executor) {
         return TOOLS.stream().filter(t -> t.executor() == executor).map(ToolSpec::name).toList();
+    }
+
+    /**
+     * Every tool the sandbox-worker runs, the model's and the people's, in catalogue order: the names its tool
+     * registry must implement, no more and no fewer.
+     */
+    public static List<String> workerToolNames() {
+        return ALL.stream().filter(t -> t.executor() == ToolSpec.Executor.SANDBOX).map(ToolSpec::name).toList();
     }
 
     /** The names of the user-only tools. */

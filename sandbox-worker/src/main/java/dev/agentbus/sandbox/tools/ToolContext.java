@@ -14,9 +14,11 @@ import java.util.function.Consumer;
  * program). The sandbox is acquired lazily so a {@code read} never starts a container.
  *
  * @param liveOutput receives output text as it is produced, for the session-stream topic; never null
+ * @param byUser     a person runs the call directly (a user tool), not the model: tools that only people may run
+ *                   refuse otherwise, even if the orchestrator let the call through
  */
 public record ToolContext(WorkspacePaths workspace, SandboxSpec spec, SandboxProvider sandboxes,
-                          Consumer<String> liveOutput) {
+                          Consumer<String> liveOutput, boolean byUser) {
 
     public ToolContext {
         liveOutput = liveOutput == null ? text -> { } : liveOutput;

@@ -1,6 +1,7 @@
 package dev.agentbus.sandbox.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentbus.sandbox.checkpointing.Checkpoints;
 import dev.agentbus.sandbox.safety.CommandSafety;
 import dev.agentbus.sandbox.sandboxing.SandboxException;
 import dev.agentbus.sandbox.sandboxing.SandboxProvider;
@@ -19,15 +20,14 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * Runs the sandbox tools (the model's, and the user-only upload and download) in one session's workspace. The one
- * entry point for the worker's Kafka-facing code: it hands in the tool name and JSON arguments from a
+ * Runs the sandbox tools (the model's, and the user-only upload, download and rewind) in one session's workspace.
+ * The one entry point for the worker's Kafka-facing code: it hands in the tool name and JSON arguments from a
  * {@code tool_call.requested.v1} event and gets back a {@link ToolOutcome} to record.
  *
  * <p>Before any tool runs, the command safety layer ({@code safety/CommandSafety}) reads the command lines of
@@ -43,13 +43,10 @@ import java.util.function.Consumer;
  */
 public final class ToolExecutor {
     /**
-     * The tool names, fixed: they are the contract with the model and with people (see {@code ToolCatalog}). The
-     * user-only {@code rewind} is not here: the worker's runner restores checkpoints itself.
+     * The tool names, fixed: they are the contract with the model and with people. The registry is built from
+     * {@code ToolCatalog}'s sandbox tools, user-only ones included ({@link ToolRegistry}).
      */
-    public static final List<String> TOOL_NAMES = List.of("read", "write", "edit", "ls", "glob", "grep", "mkdir",
-            "copy", "delete", "shell", "run_command", "git_status", "git_diff", "git_add", "git_commit", "git_branch",
-            "git_log", "tmux_new", "tmux_list", "tmux_read", "vm_input", "vm_keys", "restart_terminal", "upload",
-            "download");
+    public static final List<String> TOOL_NAMES = ToolRegistry.names();
 
     /**
      * Tools whose argument is a command line that a shell will run: {@code shell} itself, the start command of a
@@ -66,42 +63,32 @@ public final class ToolExecutor {
 
     private final SandboxSettings settings;
     private final SandboxProvider sandboxes;
-    private final Map<String, Tool> tools = new LinkedHashMap<>();
+    private final Map<String, Tool> tools;
 
     /** An executor whose tools that need a sandbox fail with a clear message (file tools only; for tests). */
     public ToolExecutor(SandboxSettings settings) {
         this(settings, null);
     }
 
-    /** @param sandboxes where tools that run programs get the session's sandbox; null when there is none */
+    /**
+     * An executor without workspace checkpoints: {@code rewind} fails with a message saying so. The worker's runner
+     * gives it its checkpoints with {@link #withCheckpoints}.
+     *
+     * @param sandboxes where tools that run programs get the session's sandbox; null when there is none
+     */
     public ToolExecutor(SandboxSettings settings, SandboxProvider sandboxes) {
+        this(settings, sandboxes, null);
+    }
+
+    private ToolExecutor(SandboxSettings settings, SandboxProvider sandboxes, Checkpoints checkpoints) {
         this.settings = settings;
         this.sandboxes = sandboxes;
-        tools.put("read", new ReadTool(settings));
-        tools.put("write", new WriteTool(settings));
-        tools.put("edit", new EditTool(settings));
-        tools.put("ls", new LsTool());
-        tools.put("glob", new GlobTool());
-        tools.put("grep", new GrepTool(settings));
-        tools.put("mkdir", new MkdirTool());
-        tools.put("copy", new CopyTool(settings));
-        tools.put("delete", new DeleteTool(settings));
-        tools.put("shell", new ShellTool(settings));
-        tools.put("run_command", new RunCommandTool(settings));
-        tools.put("git_status", new GitTool(GitTool.Action.STATUS, settings));
-        tools.put("git_diff", new GitTool(GitTool.Action.DIFF, settings));
-        tools.put("git_add", new GitTool(GitTool.Action.ADD, settings));
-        tools.put("git_commit", new GitTool(GitTool.Action.COMMIT, settings));
-        tools.put("git_branch", new GitTool(GitTool.Action.BRANCH, settings));
-        tools.put("git_log", new GitTool(GitTool.Action.LOG, settings));
-        tools.put("tmux_new", new TmuxTool(TmuxTool.Action.NEW));
-        tools.put("tmux_list", new TmuxTool(TmuxTool.Action.LIST));
-        tools.put("tmux_read", new TmuxTool(TmuxTool.Action.READ));
-        tools.put("vm_input", new TmuxTool(TmuxTool.Action.INPUT));
-        tools.put("vm_keys", new TmuxTool(TmuxTool.Action.KEYS));
-        tools.put("restart_terminal", new RestartTerminalTool());
-        tools.put("upload", new UploadTool(settings));
-        tools.put("download", new DownloadTool(settings));
+        this.tools = ToolRegistry.build(new ToolRegistry.Parts(settings, checkpoints));
+    }
+
+    /** The same executor whose {@code rewind} restores these checkpoints. */
+    public ToolExecutor withCheckpoints(Checkpoints checkpoints) {
+        return new ToolExecutor(settings, sandboxes, checkpoints);
     }
 
     /**
@@ -137,6 +124,15 @@ public final class ToolExecutor {
      * workspace, and the shell state to restore if the sandbox must be built afresh.
      */
     public ToolOutcome execute(String toolName, JsonNode arguments, SandboxSpec spec, Consumer<String> liveOutput) {
+        return execute(toolName, arguments, spec, false, liveOutput);
+    }
+
+    /**
+     * Runs one tool call for a session, saying whether a person runs it directly ({@code byUser}: a user tool such
+     * as {@code rewind}, which refuses a call by the model).
+     */
+    public ToolOutcome execute(String toolName, JsonNode arguments, SandboxSpec spec, boolean byUser,
+                               Consumer<String> liveOutput) {
         Path workspaceRoot = spec == null ? null : spec.workspace();
         Tool tool = toolName == null ? null : tools.get(toolName);
         if (tool == null) {
@@ -153,7 +149,7 @@ public final class ToolExecutor {
             if (refusal.isPresent()) {
                 return ToolOutcome.refused(refusal.get());
             }
-            ToolOutcome outcome = tool.run(Args.of(arguments), new ToolContext(workspace, spec, sandboxes, liveOutput));
+            ToolOutcome outcome = tool.run(Args.of(arguments), new ToolContext(workspace, spec, sandboxes, liveOutput, byUser));
             return tool.limitsItsOwnOutput() ? outcome : capped(outcome);
         } catch (ToolFailure e) {
             return ToolOutcome.failure(e.getMessage());

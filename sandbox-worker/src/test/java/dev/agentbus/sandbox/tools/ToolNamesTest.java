@@ -14,8 +14,6 @@ class ToolNamesTest {
     void the_executor_implements_exactly_the_sandbox_tools_of_the_catalog() {
         List<String> catalog = new ArrayList<>(ToolCatalog.namesFor(ToolSpec.Executor.SANDBOX));
         catalog.addAll(ToolCatalog.userToolNames());
-        // rewind restores a workspace checkpoint: runningtools' ToolRunner handles it itself, not the executor.
-        catalog.remove("rewind");
 
         assertThat(ToolExecutor.TOOL_NAMES).containsExactlyInAnyOrderElementsOf(catalog);
     }

@@ -1,0 +1,18 @@
+package dev.agentbus.sandbox.runningtools;
+
+import dev.agentbus.sandbox.tools.ToolOutcome;
+
+/**
+ * A call that has run, or was given up before it started, waiting for the loop's thread to report it.
+ *
+ * @param durationMs the call's own time, without its checkpoint
+ * @param notRun     given up before it started (its session moved to another worker)
+ * @param checkpoint the workspace checkpoint after the call, or null
+ */
+record FinishedCall(TakenCall call, ToolOutcome outcome, long durationMs, boolean notRun, String checkpoint) {
+
+    static FinishedCall notRun(TakenCall call) {
+        return new FinishedCall(call, new ToolOutcome(false, null, "not run: this session moved to another "
+                + "sandbox-worker before the call started; ask for it again", null, false), 0, true, null);
+    }
+}
