@@ -1,7 +1,6 @@
 package dev.agentbus.gateway.auth;
 
 import dev.agentbus.eventbus.DataDir;
-import io.micronaut.context.annotation.Value;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,21 +27,13 @@ public class GatewayToken {
     private final byte[] token;
     private final String userId;
 
-    public GatewayToken(@Value("${agentbus.gateway.token:}") String configured,
-                        @Value("${agentbus.token:}") String fromEnv,
-                        @Value("${agentbus.data-dir:}") String dataDir,
-                        @Value("${agentbus.gateway.user:local}") String userId) {
-        String t = !configured.isBlank() ? configured : fromEnv;
+    public GatewayToken(GatewaySettings settings) {
+        String t = settings.configuredToken();
         if (t.isBlank()) {
-            t = loadOrCreate(DataDir.of(dataDir).resolve("gateway-token"));
+            t = loadOrCreate(DataDir.of(settings.dataDir()).resolve("gateway-token"));
         }
         this.token = t.trim().getBytes(StandardCharsets.UTF_8);
-        // The user id names a directory of workspaces and a Kafka key: keep it to safe characters.
-        if (!userId.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,127}")) {
-            throw new IllegalArgumentException("agentbus.gateway.user must be letters, digits, '.', '_' or '-' "
-                    + "(at most 128, starting with a letter or digit), got '" + userId + "'");
-        }
-        this.userId = userId;
+        this.userId = settings.user();
     }
 
     /** Constant-time comparison, so response timing does not reveal how much of a guess was right. */
