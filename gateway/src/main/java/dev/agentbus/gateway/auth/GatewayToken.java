@@ -16,9 +16,10 @@ import java.security.SecureRandom;
 import java.util.HexFormat;
 
 /**
- * The one bearer token of this gateway (teams auth comes later). Taken from {@code agentbus.gateway.token}
- * ({@code AGENTBUS_TOKEN}); when unset, generated once, stored in {@code <data dir>/gateway-token} readable only by
- * its owner, and printed, so it stays the same across restarts and the CLI on the same machine finds it.
+ * The one bearer token of this gateway (teams auth comes later). Taken from the settings ({@link GatewaySettings}:
+ * {@code AGENTBUS_GATEWAY_TOKEN}, else {@code AGENTBUS_TOKEN}); when neither is set, generated once, stored in
+ * {@code <data dir>/gateway-token} readable only by its owner, and printed, so it stays the same across restarts and
+ * the CLI on the same machine finds it.
  */
 @Singleton
 public class GatewayToken {

@@ -4,9 +4,11 @@ import dev.agentbus.testkit.settings.SettingsContext;
 import io.micronaut.context.ApplicationContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.Map;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -58,26 +60,35 @@ class WorkerSettingsTest {
         }
     }
 
+    static Stream<Arguments> badValues() {
+        return Stream.of(
+                bad("pids-limit", "7", "must be at least 8, not 7"),
+                bad("memory-mb", "16", "must be at least 32, not 16"),
+                bad("cpus", "0", "must be more than 0, not 0.0"),
+                bad("shell-timeout-seconds", "0", "must be at least 1, not 0"),
+                bad("output-cap-bytes", "100", "must be at least 1024, not 100"),
+                bad("max-concurrent-calls", "0", "must be at least 1, not 0"),
+                bad("pool-size", "-1", "must be at least 0, not -1"),
+                bad("idle-timeout-seconds", "0", "must be at least 1, not 0"),
+                bad("backups-kept", "0", "must be at least 1, not 0"),
+                bad("backend", "podman", "must be one of auto, docker, bubblewrap, not 'podman'"),
+                bad("scope", "team", "must be one of session, user, not 'team'"),
+                bad("transfer-max-bytes", "800000", "must be at most 716800 (a transfer travels base64-encoded in "
+                        + "one Kafka record of at most 1 MiB), not 800000"),
+                bad("backup-max-bytes", "1000",
+                        "must be at least agentbus.sandbox.max-file-bytes (1048576), not 1000"),
+                bad("pids-limit", "lots", "must be a whole number, not 'lots'"),
+                bad("cpus", "half", "must be a number, not 'half'"),
+                bad("network", "1", "must be true or false, not '1'"),
+                bad("unsafe-host", "maybe", "must be true or false, not 'maybe'"));
+    }
+
+    private static Arguments bad(String key, String value, String complaint) {
+        return Arguments.of("agentbus.sandbox." + key, value, "agentbus.sandbox." + key + " " + complaint);
+    }
+
     @ParameterizedTest(name = "{0}={1}")
-    @CsvSource(delimiter = '|', value = {
-            "agentbus.sandbox.pids-limit           | 7      | agentbus.sandbox.pids-limit must be at least 8, not 7",
-            "agentbus.sandbox.memory-mb            | 16     | agentbus.sandbox.memory-mb must be at least 32, not 16",
-            "agentbus.sandbox.cpus                 | 0      | agentbus.sandbox.cpus must be more than 0, not 0.0",
-            "agentbus.sandbox.shell-timeout-seconds | 0     | agentbus.sandbox.shell-timeout-seconds must be at least 1, not 0",
-            "agentbus.sandbox.output-cap-bytes     | 100    | agentbus.sandbox.output-cap-bytes must be at least 1024, not 100",
-            "agentbus.sandbox.max-concurrent-calls | 0      | agentbus.sandbox.max-concurrent-calls must be at least 1, not 0",
-            "agentbus.sandbox.pool-size            | -1     | agentbus.sandbox.pool-size must be at least 0, not -1",
-            "agentbus.sandbox.idle-timeout-seconds | 0      | agentbus.sandbox.idle-timeout-seconds must be at least 1, not 0",
-            "agentbus.sandbox.backups-kept         | 0      | agentbus.sandbox.backups-kept must be at least 1, not 0",
-            "agentbus.sandbox.backend              | podman | agentbus.sandbox.backend must be one of auto, docker, bubblewrap, not 'podman'",
-            "agentbus.sandbox.scope                | team   | agentbus.sandbox.scope must be one of session, user, not 'team'",
-            "agentbus.sandbox.transfer-max-bytes   | 800000 | agentbus.sandbox.transfer-max-bytes must be at most 716800 (a transfer travels base64-encoded in one Kafka record of at most 1 MiB), not 800000",
-            "agentbus.sandbox.backup-max-bytes     | 1000   | agentbus.sandbox.backup-max-bytes must be at least agentbus.sandbox.max-file-bytes (1048576), not 1000",
-            "agentbus.sandbox.pids-limit           | lots   | agentbus.sandbox.pids-limit must be a whole number, not 'lots'",
-            "agentbus.sandbox.cpus                 | half   | agentbus.sandbox.cpus must be a number, not 'half'",
-            "agentbus.sandbox.network              | 1      | agentbus.sandbox.network must be true or false, not '1'",
-            "agentbus.sandbox.unsafe-host          | maybe  | agentbus.sandbox.unsafe-host must be true or false, not 'maybe'",
-    })
+    @MethodSource("badValues")
     void a_bad_value_stops_the_worker_naming_the_property_and_the_value(String property, String value,
                                                                         String message) {
         assertThat(SettingsContext.failureOf(() -> bind(Map.of(property, value)))).isEqualTo(message);
