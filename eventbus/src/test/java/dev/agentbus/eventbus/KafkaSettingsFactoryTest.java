@@ -8,9 +8,9 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Defaults that hold a colon must be quoted in a placeholder ({@code ${key:`host:port`}}): unquoted, Micronaut reads
- * {@code ${key:localhost:9092}} as "key, else the property localhost, else 9092" and a service without the setting
- * would try to reach a broker called {@code 9092}.
+ * The default broker address holds a colon: it once had to be quoted in a placeholder ({@code ${key:`host:port`}}),
+ * or Micronaut read {@code ${key:localhost:9092}} as "key, else the property localhost, else 9092". The settings are a
+ * typed record now ({@link KafkaSettings}); this keeps the address whole. More cases in {@link KafkaSettingsTest}.
  */
 class KafkaSettingsFactoryTest {
 

@@ -8,7 +8,6 @@ import dev.agentbus.events.state.SessionStatus;
 import dev.agentbus.gateway.errors.ApiException;
 import dev.agentbus.gateway.sessions.InputSender;
 import dev.agentbus.gateway.sessions.SessionDirectory;
-import io.micronaut.context.annotation.Value;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
@@ -48,13 +47,11 @@ public class FilesController {
     private final Duration timeout;
     private final long maxBytes;
 
-    public FilesController(SessionDirectory directory, InputSender inputs,
-                           @Value("${agentbus.gateway.files.timeout-seconds:30}") int timeoutSeconds,
-                           @Value("${agentbus.gateway.files.max-bytes:524288}") long maxBytes) {
+    FilesController(SessionDirectory directory, InputSender inputs, FileTransferSettings settings) {
         this.directory = directory;
         this.calls = new UserToolCalls(directory, inputs);
-        this.timeout = Duration.ofSeconds(Math.max(1, timeoutSeconds));
-        this.maxBytes = maxBytes;
+        this.timeout = Duration.ofSeconds(settings.timeoutSeconds());
+        this.maxBytes = settings.maxBytes();
     }
 
     /** Writes the request body, as is, to {@code path} in the workspace. */
