@@ -150,6 +150,11 @@ public final class Sandboxes implements SandboxProvider {
         return Optional.ofNullable(unavailable);
     }
 
+    /** Whether a sandbox's number of processes is capped (Docker always; bubblewrap only with control groups). */
+    boolean limitsProcesses() {
+        return backend.equals("docker") || cgroups.isPresent();
+    }
+
     /** How many sandboxes are running for sessions now (not counting the pool). */
     public int running() {
         return (int) live.values().stream().filter(e -> !e.sandbox().isClosed()).count();
@@ -251,19 +256,25 @@ public final class Sandboxes implements SandboxProvider {
         if (closed) {
             throw new SandboxException("the worker is shutting down");
         }
-        SandboxHost host = newHost(workspace, key);
-        ShellSandbox sandbox = new ShellSandbox(host, config.outputCapBytes(), restore);
+        ShellSandbox sandbox = null;
         try {
+            SandboxHost host = StartAttempts.DEFAULT.run(backend, "container", () -> newHost(workspace, key), () -> {
+            });
+            sandbox = new ShellSandbox(host, config.outputCapBytes(), restore, StartAttempts.DEFAULT);
             sandbox.start();
+            return sandbox;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            sandbox.close();
+            if (sandbox != null) {
+                sandbox.close();
+            }
             throw new SandboxException("interrupted while starting the sandbox", e);
         } catch (SandboxException e) {
-            sandbox.close();
+            if (sandbox != null) {
+                sandbox.close();
+            }
             throw e;
         }
-        return sandbox;
     }
 
     private SandboxHost newHost(Path workspace, String key) throws SandboxException {
