@@ -13,9 +13,6 @@ import dev.agentbus.sandbox.sandboxing.SandboxException;
 final class RestartTerminalTool implements Tool {
     @Override
     public ToolOutcome run(Args args, ToolContext ctx) throws SandboxException {
-        if (ctx.sandboxes() == null) {
-            throw new SandboxException("no sandbox backend is configured in this worker");
-        }
         Sandbox fresh = ctx.sandboxes().restart(ctx.spec());
         ShellState state = fresh.state();
         String variables = state.env().isEmpty() ? "none" : String.join(", ", state.env().keySet());

@@ -26,9 +26,6 @@ public record ToolContext(WorkspacePaths workspace, SandboxSpec spec, SandboxPro
 
     /** The session's running sandbox, started if needed. */
     public Sandbox sandbox() throws SandboxException {
-        if (sandboxes == null) {
-            throw new SandboxException("no sandbox backend is configured in this worker");
-        }
         return sandboxes.acquire(spec);
     }
 }

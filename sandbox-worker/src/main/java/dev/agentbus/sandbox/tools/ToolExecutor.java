@@ -65,16 +65,12 @@ public final class ToolExecutor {
     private final SandboxProvider sandboxes;
     private final Map<String, Tool> tools;
 
-    /** An executor whose tools that need a sandbox fail with a clear message (file tools only; for tests). */
-    public ToolExecutor(SandboxSettings settings) {
-        this(settings, null);
-    }
-
     /**
      * An executor without workspace checkpoints: {@code rewind} fails with a message saying so. The worker's runner
      * gives it its checkpoints with {@link #withCheckpoints}.
      *
-     * @param sandboxes where tools that run programs get the session's sandbox; null when there is none
+     * @param sandboxes where tools that run programs get the session's sandbox (a worker without a backend has one
+     *                  that refuses, saying why)
      */
     public ToolExecutor(SandboxSettings settings, SandboxProvider sandboxes) {
         this(settings, sandboxes, null);
@@ -82,7 +78,7 @@ public final class ToolExecutor {
 
     private ToolExecutor(SandboxSettings settings, SandboxProvider sandboxes, Checkpoints checkpoints) {
         this.settings = settings;
-        this.sandboxes = sandboxes;
+        this.sandboxes = java.util.Objects.requireNonNull(sandboxes, "sandboxes");
         this.tools = ToolRegistry.build(new ToolRegistry.Parts(settings, checkpoints));
     }
 
@@ -96,9 +92,7 @@ public final class ToolExecutor {
      * here builds a new one from the state recorded in the log.
      */
     public void releaseSandbox(String userId, String sessionId) {
-        if (sandboxes != null) {
-            sandboxes.release(new SandboxSpec(userId, sessionId, null, null));
-        }
+        sandboxes.release(new SandboxSpec(userId, sessionId, null, null));
     }
 
     public SandboxSettings settings() {

@@ -1,5 +1,6 @@
 package dev.agentbus.sandbox.runningtools;
 
+import dev.agentbus.sandbox.tools.NoSandboxes;
 import dev.agentbus.broker.EmbeddedKafkaBroker;
 import dev.agentbus.eventbus.KafkaSettings;
 import dev.agentbus.eventbus.TopicAdmin;
@@ -61,7 +62,7 @@ class ToolRunnerCheckpointsIT {
         kafka = new KafkaSettings(broker.bootstrapServers(), 1, "0");
         TopicAdmin.ensureTopics(kafka);
         workspaces = new Workspaces(dir.resolve("workspaces"));
-        runner = new ToolRunner(kafka, new ToolExecutor(SandboxSettings.defaults()), workspaces,
+        runner = new ToolRunner(kafka, new ToolExecutor(SandboxSettings.defaults(), NoSandboxes.INSTANCE), workspaces,
                 new Checkpoints(workspaces.root(), "git", Clock.systemUTC()), Clock.systemUTC(), 2);
         runner.start();
         orchestrator = new KafkaProducer<>(kafka.producer("test-orchestrator"));

@@ -20,7 +20,7 @@ class CopyDeleteToolsTest {
     Path ws;
     Path backups;
 
-    private final ToolExecutor tools = new ToolExecutor(SandboxSettings.defaults().withMaxFileBytes(4096));
+    private final ToolExecutor tools = new ToolExecutor(SandboxSettings.defaults().withMaxFileBytes(4096), NoSandboxes.INSTANCE);
 
     @BeforeEach
     void makeWorkspace() throws IOException {
@@ -138,7 +138,7 @@ class CopyDeleteToolsTest {
 
     @Test
     void a_tree_too_large_to_back_up_is_not_deleted() throws IOException {
-        ToolExecutor small = new ToolExecutor(SandboxSettings.defaults().withMaxFileBytes(1024).withBackups(5, 1024));
+        ToolExecutor small = new ToolExecutor(SandboxSettings.defaults().withMaxFileBytes(1024).withBackups(5, 1024), NoSandboxes.INSTANCE);
         Files.createDirectories(ws.resolve("big"));
         Files.write(ws.resolve("big/a.bin"), new byte[800]);
         Files.write(ws.resolve("big/b.bin"), new byte[800]);

@@ -37,7 +37,7 @@ class EditToolTest {
         ws = Files.createDirectories(tmp.resolve("ws"));
     }
 
-    private final ToolExecutor tools = new ToolExecutor(SandboxSettings.defaults());
+    private final ToolExecutor tools = new ToolExecutor(SandboxSettings.defaults(), NoSandboxes.INSTANCE);
 
     private ToolOutcome edit(Object... keysAndValues) {
         return tools.execute("edit", args(keysAndValues), ws, null);

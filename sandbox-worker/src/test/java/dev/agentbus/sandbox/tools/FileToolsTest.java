@@ -27,7 +27,7 @@ class FileToolsTest {
         ws = Files.createDirectories(tmp.resolve("ws"));
     }
 
-    private final ToolExecutor tools = new ToolExecutor(SandboxSettings.defaults());
+    private final ToolExecutor tools = new ToolExecutor(SandboxSettings.defaults(), NoSandboxes.INSTANCE);
 
     private ToolOutcome run(String tool, Object... keysAndValues) {
         return tools.execute(tool, args(keysAndValues), ws, null);
@@ -73,7 +73,7 @@ class FileToolsTest {
     void read_of_a_missing_binary_or_too_large_file_fails_clearly() throws IOException {
         Files.write(ws.resolve("img.bin"), new byte[]{1, 2, 0, 3});
         Files.writeString(ws.resolve("big.txt"), "x".repeat(3000));
-        ToolExecutor small = new ToolExecutor(SandboxSettings.defaults().withMaxFileBytes(2000));
+        ToolExecutor small = new ToolExecutor(SandboxSettings.defaults().withMaxFileBytes(2000), NoSandboxes.INSTANCE);
 
         assertThat(run("read", "path", "nope.txt").error()).isEqualTo("file not found: nope.txt");
         assertThat(run("read", "path", "img.bin").error()).startsWith("binary file, not shown: img.bin");
@@ -85,7 +85,7 @@ class FileToolsTest {
     @Test
     void read_stops_at_a_whole_line_when_the_output_limit_is_reached_and_says_where_to_go_on() throws IOException {
         Files.writeString(ws.resolve("long.txt"), numberedLines(2000));
-        ToolExecutor small = new ToolExecutor(SandboxSettings.defaults().withOutputCapBytes(4096));
+        ToolExecutor small = new ToolExecutor(SandboxSettings.defaults().withOutputCapBytes(4096), NoSandboxes.INSTANCE);
 
         ToolOutcome outcome = small.execute("read", args("path", "long.txt"), ws, null);
 
@@ -122,7 +122,7 @@ class FileToolsTest {
     @Test
     void write_refuses_directories_and_oversized_content() throws IOException {
         Files.createDirectories(ws.resolve("dir"));
-        ToolExecutor small = new ToolExecutor(SandboxSettings.defaults().withMaxFileBytes(10));
+        ToolExecutor small = new ToolExecutor(SandboxSettings.defaults().withMaxFileBytes(10), NoSandboxes.INSTANCE);
 
         assertThat(run("write", "path", "dir", "content", "x").error())
                 .isEqualTo("is a directory, cannot write a file there: dir");

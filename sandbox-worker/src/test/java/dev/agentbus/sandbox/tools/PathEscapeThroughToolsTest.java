@@ -29,7 +29,7 @@ class PathEscapeThroughToolsTest {
         ws = Files.createDirectories(tmp.resolve("ws"));
     }
 
-    private final ToolExecutor tools = new ToolExecutor(SandboxSettings.defaults());
+    private final ToolExecutor tools = new ToolExecutor(SandboxSettings.defaults(), NoSandboxes.INSTANCE);
 
     private ToolOutcome run(String tool, Object... keysAndValues) {
         return tools.execute(tool, args(keysAndValues), ws, null);

@@ -1,5 +1,6 @@
 package dev.agentbus.sandbox.tools;
 
+import dev.agentbus.sandbox.sandboxing.SandboxConfig;
 import dev.agentbus.sandbox.sandboxing.SandboxSpec;
 import dev.agentbus.sandbox.sandboxing.Sandboxes;
 import org.junit.jupiter.api.AfterEach;
@@ -63,11 +64,14 @@ class RestartTerminalToolIT {
 
     @Test
     void without_a_sandbox_backend_it_fails_with_a_clear_message() {
-        ToolOutcome outcome = new ToolExecutor(SandboxSettings.defaults()).execute("restart_terminal", args(), ws,
-                null);
+        try (Sandboxes none = new Sandboxes(SandboxConfig.defaults().withBackend(SandboxConfig.Backend.BUBBLEWRAP)
+                .withBwrapPath("/nonexistent/bwrap"))) {
+            ToolOutcome outcome = new ToolExecutor(SandboxSettings.defaults(), none).execute("restart_terminal", args(),
+                    ws, null);
 
-        assertThat(outcome.ok()).isFalse();
-        assertThat(outcome.error())
-                .isEqualTo("the sandbox is not available: no sandbox backend is configured in this worker");
+            assertThat(outcome.ok()).isFalse();
+            assertThat(outcome.error()).startsWith("the sandbox is not available: no sandbox backend is available "
+                    + "(bubblewrap): bubblewrap (/nonexistent/bwrap) is not installed");
+        }
     }
 }

@@ -17,7 +17,7 @@ class RewindToolTest {
     @TempDir
     Path ws;
 
-    private final ToolExecutor tools = new ToolExecutor(SandboxSettings.defaults());
+    private final ToolExecutor tools = new ToolExecutor(SandboxSettings.defaults(), NoSandboxes.INSTANCE);
 
     private ToolOutcome rewind(boolean byUser, Object... keysAndValues) {
         return tools.execute("rewind", args(keysAndValues), new SandboxSpec("alice", "s1", ws, null), byUser, null);

@@ -19,7 +19,7 @@ class SearchToolsTest {
     @TempDir
     Path outside;
 
-    private final ToolExecutor tools = new ToolExecutor(SandboxSettings.defaults());
+    private final ToolExecutor tools = new ToolExecutor(SandboxSettings.defaults(), NoSandboxes.INSTANCE);
 
     @BeforeEach
     void tree() throws IOException {

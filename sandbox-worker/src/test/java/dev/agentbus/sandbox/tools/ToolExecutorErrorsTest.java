@@ -16,7 +16,7 @@ class ToolExecutorErrorsTest {
     @TempDir
     Path ws;
 
-    private final ToolExecutor tools = new ToolExecutor(SandboxSettings.defaults());
+    private final ToolExecutor tools = new ToolExecutor(SandboxSettings.defaults(), NoSandboxes.INSTANCE);
 
     @Test
     void an_unknown_tool_names_the_available_ones() {

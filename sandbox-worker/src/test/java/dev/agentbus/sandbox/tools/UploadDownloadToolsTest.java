@@ -21,7 +21,7 @@ class UploadDownloadToolsTest {
     Path ws;
 
     private final ToolExecutor tools = new ToolExecutor(SandboxSettings.defaults().withOutputCapBytes(1024)
-            .withTransferMaxBytes(64 * 1024));
+            .withTransferMaxBytes(64 * 1024), NoSandboxes.INSTANCE);
 
     @BeforeEach
     void makeWorkspace() throws IOException {
