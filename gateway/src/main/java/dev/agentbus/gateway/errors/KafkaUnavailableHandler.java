@@ -1,5 +1,6 @@
 package dev.agentbus.gateway.errors;
 
+import dev.agentbus.api.ApiError;
 import dev.agentbus.gateway.sessions.InputSender;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
@@ -14,6 +15,6 @@ public class KafkaUnavailableHandler
     @Override
     public HttpResponse<ApiError> handle(HttpRequest request, InputSender.KafkaUnavailableException e) {
         return HttpResponse.<ApiError>status(HttpStatus.SERVICE_UNAVAILABLE)
-                .body(ApiError.of(HttpStatus.SERVICE_UNAVAILABLE, e.getMessage()));
+                .body(ErrorBodies.of(HttpStatus.SERVICE_UNAVAILABLE, e.getMessage()));
     }
 }
