@@ -16,7 +16,7 @@ import jakarta.inject.Singleton;
  */
 @Singleton
 @Replaces(HateoasErrorResponseProcessor.class)
-public class ApiErrorProcessor implements ErrorResponseProcessor<ApiError> {
+class ApiErrorProcessor implements ErrorResponseProcessor<ApiError> {
     @Override
     public MutableHttpResponse<ApiError> processResponse(ErrorContext context, MutableHttpResponse<?> response) {
         HttpStatus status = response.getStatus();

@@ -8,7 +8,7 @@ import jakarta.inject.Singleton;
 
 /** Turns an {@link ApiException} into its status and the JSON error body. */
 @Singleton
-public class ApiExceptionHandler implements ExceptionHandler<ApiException, HttpResponse<ApiError>> {
+class ApiExceptionHandler implements ExceptionHandler<ApiException, HttpResponse<ApiError>> {
     @Override
     public HttpResponse<ApiError> handle(HttpRequest request, ApiException e) {
         return HttpResponse.<ApiError>status(e.status()).body(ErrorBodies.of(e.status(), e.getMessage()));

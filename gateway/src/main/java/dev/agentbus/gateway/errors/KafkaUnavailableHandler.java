@@ -10,7 +10,7 @@ import jakarta.inject.Singleton;
 
 /** Kafka down is the platform's problem, not the client's: 503 with the reason, so the client may retry. */
 @Singleton
-public class KafkaUnavailableHandler
+class KafkaUnavailableHandler
         implements ExceptionHandler<InputSender.KafkaUnavailableException, HttpResponse<ApiError>> {
     @Override
     public HttpResponse<ApiError> handle(HttpRequest request, InputSender.KafkaUnavailableException e) {

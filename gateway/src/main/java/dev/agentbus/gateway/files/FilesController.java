@@ -44,7 +44,7 @@ import static dev.agentbus.gateway.auth.BearerTokenFilter.userOf;
  */
 @Controller("/api/v1/sessions/{id}/files")
 @ExecuteOn(TaskExecutors.BLOCKING)
-public class FilesController {
+class FilesController {
     static final int MAX_PATH_CHARS = 1024;
 
     private final SessionAccess sessions;

@@ -15,7 +15,7 @@ import io.micronaut.scheduling.annotation.ExecuteOn;
 /** {@code GET /health}: 200 when Kafka answers, 503 with the reason when it does not. No token needed. */
 @Controller("/health")
 @ExecuteOn(TaskExecutors.BLOCKING)
-public class HealthController {
+class HealthController {
     private final KafkaHealth kafka;
 
     public HealthController(KafkaHealth kafka) {

@@ -32,7 +32,7 @@ import static dev.agentbus.gateway.auth.BearerTokenFilter.userOf;
  */
 @Controller("/api/v1/memory")
 @ExecuteOn(TaskExecutors.BLOCKING)
-public class MemoryController {
+class MemoryController {
     static final int MAX_MEMORY_CHARS = 64 * 1024;
     private static final long WAIT_MS = 10_000;
 

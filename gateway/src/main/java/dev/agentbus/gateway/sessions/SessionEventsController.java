@@ -24,7 +24,7 @@ import java.time.Duration;
  * (no id: they are not part of the log); a {@code ping} every 15 s so idle connections stay open.
  */
 @Controller("/api/v1/sessions")
-public class SessionEventsController {
+class SessionEventsController {
     private static final Duration PING = Duration.ofSeconds(15);
 
     private final SessionDirectory directory;

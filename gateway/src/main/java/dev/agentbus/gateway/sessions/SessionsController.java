@@ -36,7 +36,7 @@ import static dev.agentbus.gateway.auth.BearerTokenFilter.userOf;
  */
 @Controller("/api/v1/sessions")
 @ExecuteOn(TaskExecutors.BLOCKING)
-public class SessionsController {
+class SessionsController {
     static final int MAX_TITLE_CHARS = 200;
     static final int MAX_MESSAGE_CHARS = 256 * 1024;
 

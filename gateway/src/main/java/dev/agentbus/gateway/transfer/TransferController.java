@@ -43,7 +43,7 @@ import static dev.agentbus.gateway.auth.BearerTokenFilter.userOf;
  */
 @Controller("/api/v1/sessions")
 @ExecuteOn(TaskExecutors.BLOCKING)
-public class TransferController {
+class TransferController {
     static final String NDJSON = "application/x-ndjson";
     private static final int MAX_TITLE_CHARS = 200;
     private static final Duration AWAIT_SESSION = Duration.ofSeconds(10);

@@ -21,7 +21,7 @@ import java.time.Duration;
 
 /** Wires the orchestrator's parts together when its application context starts, and stops them when it closes. */
 @Context
-public class OrchestratorRuntime {
+class OrchestratorRuntime {
     private static final Logger LOG = LoggerFactory.getLogger(OrchestratorRuntime.class);
 
     private final KafkaSettings kafka;

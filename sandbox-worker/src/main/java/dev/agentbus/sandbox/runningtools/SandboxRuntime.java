@@ -24,7 +24,7 @@ import java.time.Duration;
  * runs the {@link ToolRunner} with the application context.
  */
 @Context
-public class SandboxRuntime {
+class SandboxRuntime {
     private static final Logger LOG = LoggerFactory.getLogger(SandboxRuntime.class);
 
     private final KafkaSettings kafka;

@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * works as before and the read-model endpoints answer 503.
  */
 @Factory
-public class ReadModelsFactory {
+class ReadModelsFactory {
     private static final Logger LOG = LoggerFactory.getLogger(ReadModelsFactory.class);
 
     @Singleton
