@@ -20,7 +20,8 @@ import java.util.Map;
  * @param toolCalls   every tool call of the session by id, in the order they were proposed
  * @param turn        the running turn, absent when idle
  * @param pendingWait the wait the session is suspended on, absent when none
- * @param lastOutcome how the last turn ended: {@code COMPLETED}, {@code CANCELLED}, {@code ITERATION_CAP}, {@code ERROR}
+ * @param lastOutcome how the last turn ended: {@code COMPLETED}, {@code CANCELLED}, {@code ITERATION_CAP} or
+ *                    {@code ERROR}
  * @param shell       the persistent shell's state after the last command
  * @param checkpoint  the latest workspace checkpoint
  * @param forkedFrom  the session this one was forked (or imported) from

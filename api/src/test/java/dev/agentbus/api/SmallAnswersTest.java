@@ -38,7 +38,8 @@ class SmallAnswersTest {
         assertThat(ApiJson.write(Rewound.done("call_1", "c0", "restored", "c2", 19)))
                 .isEqualTo("{\"callId\":\"call_1\",\"restored\":\"c0\",\"output\":\"restored\",\"checkpoint\":\"c2\","
                         + "\"seq\":19}");
-        assertThat(ApiJson.write(Rewound.pending("call_1"))).isEqualTo("{\"callId\":\"call_1\",\"status\":\"pending\"}");
+        assertThat(ApiJson.write(Rewound.pending("call_1")))
+                .isEqualTo("{\"callId\":\"call_1\",\"status\":\"pending\"}");
     }
 
     @Test

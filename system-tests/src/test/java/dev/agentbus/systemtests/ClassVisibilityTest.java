@@ -12,8 +12,6 @@ import com.tngtech.archunit.lang.SimpleConditionEvent;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.util.List;
-
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 
 /**
@@ -23,27 +21,26 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
  * real surface. Tests do not count as a use: a test lives in the package of what it tests.
  */
 class ClassVisibilityTest {
-    static final List<String> SERVICES = List.of("dev.agentbus.gateway..", "dev.agentbus.orchestrator..",
-            "dev.agentbus.sandbox..", "dev.agentbus.scheduler..", "dev.agentbus.memory..");
-
-    static JavaClasses classes;
+    static JavaClasses all;
 
     @BeforeAll
     static void load() {
-        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        // Every module's main classes, the benchmarks' too: a use from any of them counts.
+        all = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .importPackages("dev.agentbus");
     }
 
     @Test
     void a_public_class_of_a_service_is_used_from_another_package() {
-        classes().that().resideInAnyPackage(SERVICES.toArray(String[]::new))
+        String[] services = ArchitectureTest.SERVICES.stream().map(s -> s + "..").toArray(String[]::new);
+        classes().that().resideInAnyPackage(services)
                 .and().areTopLevelClasses()
                 .and().arePublic()
                 .and(DescribedPredicate.not(startedByName()))
                 .and(DescribedPredicate.not(generated()))
                 .should(beUsedFromAnotherPackage())
                 .because("classes are package-private unless another package needs them")
-                .check(classes);
+                .check(all);
     }
 
     /** A main class is started by its name (java -jar, a process builder), not used by another class. */

@@ -97,9 +97,10 @@ public final class SessionView {
                 if (!Text.isBlank(content)) {
                     block(p.cyan("assistant ▸ "), content);
                 }
-                for (SessionDetails.AskedCall call : m.toolCalls() == null ? List.<SessionDetails.AskedCall>of()
-                        : m.toolCalls()) {
-                    p.println("  " + p.cyan("→ " + call.name()) + " " + p.dim(Text.compactJson(call.arguments(), 200)));
+                List<SessionDetails.AskedCall> calls = m.toolCalls() == null ? List.of() : m.toolCalls();
+                for (SessionDetails.AskedCall call : calls) {
+                    p.println("  " + p.cyan("→ " + call.name()) + " "
+                            + p.dim(Text.compactJson(call.arguments(), 200)));
                 }
             }
             case "tool" -> {

@@ -18,15 +18,22 @@ import static org.assertj.core.api.Assertions.assertThat;
  * a tool, is there a turn to cancel, whose is it), given events / when an event / then the answer.
  */
 class SessionRulesTest {
+    /** Every answer at once, so a test states the whole rule set for a situation and a change to any shows. */
+    record Answers(boolean turnInProgress, boolean acceptsMessage, boolean acceptsUserTool, boolean acceptsCancel) {
+        static Answers of(SessionState s) {
+            return new Answers(s.turnInProgress(), s.acceptsMessage(), s.acceptsUserTool(), s.acceptsCancel());
+        }
+    }
+
+    static final Answers NOTHING = new Answers(false, false, false, false);
+    static final Answers BETWEEN_TURNS = new Answers(false, true, true, false);
+    static final Answers IN_A_TURN = new Answers(true, false, false, true);
 
     @Test
     void a_session_that_does_not_exist_accepts_nothing_and_belongs_to_no_one() {
         SessionState none = SessionState.initial("ses-1");
 
-        assertThat(none.acceptsMessage()).isFalse();
-        assertThat(none.acceptsUserTool()).isFalse();
-        assertThat(none.acceptsCancel()).isFalse();
-        assertThat(none.turnInProgress()).isFalse();
+        assertThat(Answers.of(none)).isEqualTo(NOTHING);
         assertThat(none.isOwnedBy(FoldScenario.USER)).isFalse();
         assertThat(none.isOwnedBy(null)).isFalse();
     }
@@ -35,24 +42,14 @@ class SessionRulesTest {
     void an_idle_session_accepts_a_message_and_a_user_tool_but_has_nothing_to_cancel() {
         given()
                 .when(new SessionCreated("t"))
-                .then(s -> {
-                    assertThat(s.turnInProgress()).isFalse();
-                    assertThat(s.acceptsMessage()).isTrue();
-                    assertThat(s.acceptsUserTool()).isTrue();
-                    assertThat(s.acceptsCancel()).isFalse();
-                });
+                .then(s -> assertThat(Answers.of(s)).isEqualTo(BETWEEN_TURNS));
     }
 
     @Test
     void while_a_turn_runs_the_session_takes_no_message_and_no_user_tool_but_can_be_cancelled() {
         given(new SessionCreated("t"))
                 .when(new UserMessagePosted("hi"))
-                .then(s -> {
-                    assertThat(s.turnInProgress()).isTrue();
-                    assertThat(s.acceptsMessage()).isFalse();
-                    assertThat(s.acceptsUserTool()).isFalse();
-                    assertThat(s.acceptsCancel()).isTrue();
-                });
+                .then(s -> assertThat(Answers.of(s)).isEqualTo(IN_A_TURN));
     }
 
     @Test
@@ -61,10 +58,7 @@ class SessionRulesTest {
                 .when(new WaitScheduled("w-1", FoldScenario.T0.plusSeconds(3600), "later", null))
                 .then(s -> {
                     assertThat(s.status()).isEqualTo(SessionStatus.WAITING);
-                    assertThat(s.turnInProgress()).isTrue();
-                    assertThat(s.acceptsMessage()).isFalse();
-                    assertThat(s.acceptsUserTool()).isFalse();
-                    assertThat(s.acceptsCancel()).isTrue();
+                    assertThat(Answers.of(s)).isEqualTo(IN_A_TURN);
                 });
     }
 
@@ -73,35 +67,24 @@ class SessionRulesTest {
         given(new SessionCreated("t"), new UserMessagePosted("remind me"),
                 new WaitScheduled("w-1", FoldScenario.T0.plusSeconds(60), null, null))
                 .when(new WaitEnded("w-1"))
-                .then(s -> {
-                    assertThat(s.turnInProgress()).isTrue();
-                    assertThat(s.acceptsMessage()).isFalse();
-                });
+                .then(s -> assertThat(Answers.of(s)).isEqualTo(IN_A_TURN));
     }
 
     @Test
     void once_the_turn_ended_the_session_accepts_messages_again() {
         given(new SessionCreated("t"), new UserMessagePosted("hi"))
                 .when(new TurnEnded(TurnOutcome.CANCELLED, null, "cancelled by the user"))
-                .then(s -> {
-                    assertThat(s.turnInProgress()).isFalse();
-                    assertThat(s.acceptsMessage()).isTrue();
-                    assertThat(s.acceptsUserTool()).isTrue();
-                    assertThat(s.acceptsCancel()).isFalse();
-                });
+                .then(s -> assertThat(Answers.of(s)).isEqualTo(BETWEEN_TURNS));
     }
 
     @Test
-    void a_fork_taken_in_the_middle_of_a_turn_starts_idle() {
+    void a_fork_taken_in_the_middle_of_a_turn_starts_between_turns() {
         SessionState running = given(new SessionCreated("t"))
                 .when(new UserMessagePosted("hi")).state();
 
         given()
                 .when(new SessionForked("ses-0", 2, null, "fork", running))
-                .then(s -> {
-                    assertThat(s.turnInProgress()).isFalse();
-                    assertThat(s.acceptsMessage()).isTrue();
-                });
+                .then(s -> assertThat(Answers.of(s)).isEqualTo(BETWEEN_TURNS));
     }
 
     @Test

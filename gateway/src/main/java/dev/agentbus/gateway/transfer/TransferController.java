@@ -84,7 +84,7 @@ class TransferController {
             MediaType.APPLICATION_OCTET_STREAM})
     @Produces(MediaType.APPLICATION_JSON)
     public HttpResponse<String> importLog(@Body @Nullable String body, @QueryValue @Nullable String title,
-                                                       HttpRequest<?> request) throws InterruptedException {
+                                          HttpRequest<?> request) throws InterruptedException {
         List<EventEnvelope> log;
         try {
             log = JsonlLog.read(body);
@@ -142,7 +142,8 @@ class TransferController {
         UserToolCalls.Outcome outcome = calls.run(id, userOf(request),
                 new SessionInput.RunUserTool(callId, "rewind", arguments), AWAIT_REWIND);
         return switch (outcome) {
-            case UserToolCalls.Outcome.TimedOut t -> HttpResponse.accepted().body(ApiJson.write(Rewound.pending(callId)));
+            case UserToolCalls.Outcome.TimedOut t ->
+                    HttpResponse.accepted().body(ApiJson.write(Rewound.pending(callId)));
             case UserToolCalls.Outcome.Rejected r ->
                     throw new ApiException(HttpStatus.CONFLICT, "the session rejected the rewind: " + r.reason());
             case UserToolCalls.Outcome.Completed c when !c.result().ok() -> throw ApiException.badRequest(
