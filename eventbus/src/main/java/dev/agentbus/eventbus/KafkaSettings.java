@@ -1,5 +1,8 @@
 package dev.agentbus.eventbus;
 
+import io.micronaut.context.annotation.ConfigurationProperties;
+import io.micronaut.context.annotation.Property;
+import io.micronaut.core.bind.annotation.Bindable;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -15,11 +18,35 @@ import java.util.Map;
  * {@link dev.agentbus.events.codec.EventCodec} reads, so a bad record reaches our code (and the dead-letter topic)
  * instead of failing inside the Kafka client.
  *
- * @param partitions  partition count used when this service creates the topics
- * @param instanceId  stable per replica; names transactional producers so a restarted replica fences its
- *                    crashed predecessor at once instead of waiting for the transaction time-out
+ * <p>Every service's Kafka settings, bound from {@code agentbus.kafka.*} and {@code agentbus.instance-id}
+ * (environment: {@code AGENTBUS_KAFKA_BOOTSTRAP_SERVERS}, {@code AGENTBUS_KAFKA_PARTITIONS},
+ * {@code AGENTBUS_INSTANCE_ID}) and checked when the service starts. See docs/configuration.md.
+ *
+ * @param bootstrapServers the brokers, {@code host:port[,host:port…]}
+ * @param partitions       partition count used when this service creates the topics
+ * @param instanceId       stable per replica; names transactional producers so a restarted replica fences its
+ *                         crashed predecessor at once instead of waiting for the transaction time-out
  */
-public record KafkaSettings(String bootstrapServers, int partitions, String instanceId) {
+@ConfigurationProperties("agentbus.kafka")
+public record KafkaSettings(
+        @Bindable(defaultValue = "localhost:9092") String bootstrapServers,
+        @Bindable(defaultValue = "3") int partitions,
+        // Not under agentbus.kafka: the id names the replica in more than its Kafka clients (the sandbox-worker's
+        // containers, for one).
+        @Property(name = "agentbus.instance-id") @Bindable(defaultValue = "0") String instanceId) {
+
+    public KafkaSettings {
+        if (bootstrapServers == null || bootstrapServers.isBlank()) {
+            throw new IllegalArgumentException("agentbus.kafka.bootstrap-servers must name at least one broker "
+                    + "(host:port), not '" + bootstrapServers + "'");
+        }
+        if (partitions < 1) {
+            throw new IllegalArgumentException("agentbus.kafka.partitions must be at least 1, not " + partitions);
+        }
+        if (instanceId == null || instanceId.isBlank()) {
+            throw new IllegalArgumentException("agentbus.instance-id must not be blank");
+        }
+    }
 
     public Map<String, Object> consumer(String groupId, String clientId) {
         Map<String, Object> p = new HashMap<>();

@@ -1,13 +1,19 @@
 package dev.agentbus.systemtests;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+import io.micronaut.context.annotation.Value;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 /**
@@ -50,34 +56,24 @@ class ArchitectureTest {
     }
 
     /**
-     * A placeholder default that holds a colon must be quoted ({@code ${key:`host:port`}}): Micronaut reads an
-     * unquoted {@code ${key:a:b}} as "key, else property a, else b". That once made every worker pass over Docker
-     * (its default image name has a tag) without a word.
+     * Settings are {@code @ConfigurationProperties} records, one per concern, each checked when its service starts
+     * (docs/configuration.md). A {@code @Value} parameter would read a setting past both: untyped, unchecked, and
+     * with its default hidden in a placeholder string.
      */
     @Test
-    void no_setting_default_holds_an_unquoted_colon() {
-        java.util.regex.Pattern unquoted = java.util.regex.Pattern.compile("\\$\\{[^}:`]+:[^}`]*:[^}]*}");
-        List<String> offenders = new java.util.ArrayList<>();
-        for (var javaClass : classes) {
-            Class<?> type;
-            try {
-                type = javaClass.reflect();
-            } catch (RuntimeException | LinkageError notLoadable) {
-                continue;
+    void settings_are_read_through_typed_records_not_value_placeholders() {
+        classes().should(new ArchCondition<>("read no setting through @Value") {
+            @Override
+            public void check(JavaClass javaClass, ConditionEvents events) {
+                javaClass.getFields().stream().filter(field -> field.isAnnotatedWith(Value.class))
+                        .forEach(field -> events.add(SimpleConditionEvent.violated(field,
+                                field.getFullName() + " is annotated with @Value")));
+                javaClass.getCodeUnits().stream()
+                        .filter(unit -> unit.isAnnotatedWith(Value.class)
+                                || unit.getParameters().stream().anyMatch(p -> p.isAnnotatedWith(Value.class)))
+                        .forEach(unit -> events.add(SimpleConditionEvent.violated(unit,
+                                unit.getFullName() + " reads a setting through @Value")));
             }
-            List<java.lang.reflect.Executable> executables = new java.util.ArrayList<>(List.of(type.getDeclaredConstructors()));
-            executables.addAll(List.of(type.getDeclaredMethods()));
-            for (var executable : executables) {
-                for (var annotations : executable.getParameterAnnotations()) {
-                    for (var annotation : annotations) {
-                        if (annotation instanceof io.micronaut.context.annotation.Value value
-                                && unquoted.matcher(value.value()).find()) {
-                            offenders.add(type.getName() + ": " + value.value());
-                        }
-                    }
-                }
-            }
-        }
-        org.assertj.core.api.Assertions.assertThat(offenders).isEmpty();
+        }).because("settings are typed records checked at start; see docs/configuration.md").check(classes);
     }
 }

@@ -1,7 +1,6 @@
 package dev.agentbus.gateway.auth;
 
 import dev.agentbus.eventbus.DataDir;
-import io.micronaut.context.annotation.Value;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,9 +16,10 @@ import java.security.SecureRandom;
 import java.util.HexFormat;
 
 /**
- * The one bearer token of this gateway (teams auth comes later). Taken from {@code agentbus.gateway.token}
- * ({@code AGENTBUS_TOKEN}); when unset, generated once, stored in {@code <data dir>/gateway-token} readable only by
- * its owner, and printed, so it stays the same across restarts and the CLI on the same machine finds it.
+ * The one bearer token of this gateway (teams auth comes later). Taken from the settings ({@link GatewaySettings}:
+ * {@code AGENTBUS_GATEWAY_TOKEN}, else {@code AGENTBUS_TOKEN}); when neither is set, generated once, stored in
+ * {@code <data dir>/gateway-token} readable only by its owner, and printed, so it stays the same across restarts and
+ * the CLI on the same machine finds it.
  */
 @Singleton
 public class GatewayToken {
@@ -28,21 +28,13 @@ public class GatewayToken {
     private final byte[] token;
     private final String userId;
 
-    public GatewayToken(@Value("${agentbus.gateway.token:}") String configured,
-                        @Value("${agentbus.token:}") String fromEnv,
-                        @Value("${agentbus.data-dir:}") String dataDir,
-                        @Value("${agentbus.gateway.user:local}") String userId) {
-        String t = !configured.isBlank() ? configured : fromEnv;
+    public GatewayToken(GatewaySettings settings) {
+        String t = settings.configuredToken();
         if (t.isBlank()) {
-            t = loadOrCreate(DataDir.of(dataDir).resolve("gateway-token"));
+            t = loadOrCreate(DataDir.of(settings.dataDir()).resolve("gateway-token"));
         }
         this.token = t.trim().getBytes(StandardCharsets.UTF_8);
-        // The user id names a directory of workspaces and a Kafka key: keep it to safe characters.
-        if (!userId.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,127}")) {
-            throw new IllegalArgumentException("agentbus.gateway.user must be letters, digits, '.', '_' or '-' "
-                    + "(at most 128, starting with a letter or digit), got '" + userId + "'");
-        }
-        this.userId = userId;
+        this.userId = settings.user();
     }
 
     /** Constant-time comparison, so response timing does not reveal how much of a guess was right. */

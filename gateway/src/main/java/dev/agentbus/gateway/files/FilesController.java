@@ -11,7 +11,6 @@ import dev.agentbus.gateway.sessions.InputSender;
 import dev.agentbus.gateway.sessions.SessionAccess;
 import dev.agentbus.gateway.sessions.SessionDirectory;
 import dev.agentbus.gateway.sessions.UserToolCalls;
-import io.micronaut.context.annotation.Value;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
@@ -52,13 +51,11 @@ class FilesController {
     private final Duration timeout;
     private final long maxBytes;
 
-    public FilesController(SessionDirectory directory, InputSender inputs,
-                           @Value("${agentbus.gateway.files.timeout-seconds:30}") int timeoutSeconds,
-                           @Value("${agentbus.gateway.files.max-bytes:524288}") long maxBytes) {
+    FilesController(SessionDirectory directory, InputSender inputs, FileTransferSettings settings) {
         this.sessions = new SessionAccess(directory);
         this.calls = new UserToolCalls(directory, inputs);
-        this.timeout = Duration.ofSeconds(Math.max(1, timeoutSeconds));
-        this.maxBytes = maxBytes;
+        this.timeout = Duration.ofSeconds(settings.timeoutSeconds());
+        this.maxBytes = settings.maxBytes();
     }
 
     /** Writes the request body, as is, to {@code path} in the workspace. */

@@ -7,10 +7,10 @@ import dev.agentbus.events.codec.EventCodec;
 import dev.agentbus.events.memory.MemoryDocument;
 import dev.agentbus.events.topics.Topics;
 import dev.agentbus.modelclient.ModelClient;
+import dev.agentbus.orchestrator.config.AgentSettings;
 import dev.agentbus.orchestrator.config.LlmSettings;
 import dev.agentbus.orchestrator.prompting.PromptBuilder;
 import io.micronaut.context.annotation.Context;
-import io.micronaut.context.annotation.Value;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import org.slf4j.Logger;
@@ -21,7 +21,7 @@ import java.time.Duration;
 
 /** Wires the orchestrator's parts together when its application context starts, and stops them when it closes. */
 @Context
-class OrchestratorRuntime {
+public class OrchestratorRuntime {
     private static final Logger LOG = LoggerFactory.getLogger(OrchestratorRuntime.class);
 
     private final KafkaSettings kafka;
@@ -33,19 +33,12 @@ class OrchestratorRuntime {
     private ModelClient client;
     private SessionEngine engine;
 
-    public OrchestratorRuntime(KafkaSettings kafka, LlmSettings llm,
-                               @Value("${agentbus.agent.max-iterations:25}") int maxIterations,
-                               @Value("${agentbus.agent.system-prompt:}") String systemPrompt,
-                               @Value("${agentbus.orchestrator.snapshot-every:100}") int snapshotEvery) {
-        if (snapshotEvery < 0) {
-            throw new IllegalArgumentException("agentbus.orchestrator.snapshot-every must be 0 (off) or more, not "
-                    + snapshotEvery);
-        }
+    public OrchestratorRuntime(KafkaSettings kafka, LlmSettings llm, AgentSettings agent) {
         this.kafka = kafka;
         this.llm = llm;
-        this.maxIterations = maxIterations;
-        this.systemPrompt = systemPrompt;
-        this.snapshotEvery = snapshotEvery;
+        this.maxIterations = agent.maxIterations();
+        this.systemPrompt = agent.systemPrompt();
+        this.snapshotEvery = agent.snapshotEvery();
     }
 
     @PostConstruct

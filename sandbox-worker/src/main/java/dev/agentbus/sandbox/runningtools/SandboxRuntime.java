@@ -8,8 +8,6 @@ import dev.agentbus.sandbox.sandboxing.Sandboxes;
 import dev.agentbus.sandbox.tools.SandboxSettings;
 import dev.agentbus.sandbox.tools.ToolExecutor;
 import io.micronaut.context.annotation.Context;
-import io.micronaut.context.annotation.Value;
-import io.micronaut.core.value.PropertyResolver;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import org.slf4j.Logger;
@@ -20,8 +18,9 @@ import java.time.Clock;
 import java.time.Duration;
 
 /**
- * Reads the sandbox settings, builds the sandbox provider (the backend is chosen there, see {@link Sandboxes}), and
- * runs the {@link ToolRunner} with the application context.
+ * Turns the worker's settings ({@link WorkerSettings}) into the executor's and the sandboxes', builds the sandbox
+ * provider (the backend is chosen there, see {@link Sandboxes}), and runs the {@link ToolRunner} with the application
+ * context.
  */
 @Context
 class SandboxRuntime {
@@ -35,46 +34,30 @@ class SandboxRuntime {
     private Sandboxes sandboxes;
     private ToolRunner runner;
 
-    public SandboxRuntime(KafkaSettings kafka,
-                          @Value("${agentbus.data-dir:}") String dataDir,
-                          @Value("${agentbus.sandbox.workspace-root:}") String workspaceRoot,
-                          @Value("${agentbus.sandbox.unsafe-host:false}") boolean unsafeHost,
-                          @Value("${agentbus.sandbox.bwrap:bwrap}") String bwrap,
-                          @Value("${agentbus.sandbox.shell-timeout-seconds:30}") int timeout,
-                          @Value("${agentbus.sandbox.output-cap-bytes:65536}") int outputCap,
-                          @Value("${agentbus.sandbox.max-file-bytes:1048576}") long maxFile,
-                          @Value("${agentbus.sandbox.max-concurrent-calls:4}") int maxConcurrentCalls,
-                          @Value("${agentbus.sandbox.backend:auto}") String backend,
-                          @Value("${agentbus.sandbox.image:`agentbus-sandbox:1`}") String image,
-                          @Value("${agentbus.sandbox.docker-host:}") String dockerHost,
-                          @Value("${agentbus.sandbox.pids-limit:128}") int pids,
-                          @Value("${agentbus.sandbox.memory-mb:512}") long memoryMb,
-                          @Value("${agentbus.sandbox.cpus:0.9}") double cpus,
-                          @Value("${agentbus.sandbox.network:false}") boolean network,
-                          @Value("${agentbus.sandbox.idle-timeout-seconds:900}") long idleSeconds,
-                          @Value("${agentbus.sandbox.pool-size:0}") int poolSize,
-                          @Value("${agentbus.sandbox.scope:session}") String scope,
-                          PropertyResolver config) {
+    SandboxRuntime(KafkaSettings kafka, WorkerSettings worker) {
         this.kafka = kafka;
-        this.maxConcurrentCalls = maxConcurrentCalls;
+        this.maxConcurrentCalls = worker.maxConcurrentCalls();
+        int timeout = worker.shellTimeoutSeconds();
         this.settings = new SandboxSettings(Duration.ofSeconds(timeout), Duration.ofSeconds(Math.max(timeout, 120)),
-                outputCap, maxFile, unsafeHost, bwrap).withConfiguration(
-                config.get("agentbus.sandbox.blocked-commands", String.class).orElse(""),
-                config.get("agentbus.sandbox.workspace-only-paths", Boolean.class).orElse(true),
-                config.get("agentbus.sandbox.allowed-paths", String.class).orElse(""),
-                config.get("agentbus.sandbox.commands.allow", String.class).orElse(""),
-                config.get("agentbus.sandbox.commands.deny", String.class).orElse(""),
-                config.get("agentbus.sandbox.transfer-max-bytes", Long.class).orElse(524_288L),
-                config.get("agentbus.sandbox.backups-kept", Integer.class).orElse(100),
-                config.get("agentbus.sandbox.backup-max-bytes", Long.class).orElse(64L * 1024 * 1024));
-        this.workspaces = new Workspaces(workspaceRoot.isBlank()
-                ? DataDir.of(dataDir).resolve("workspaces") : Path.of(workspaceRoot));
+                worker.outputCapBytes(), worker.maxFileBytes(), worker.unsafeHost(), worker.bwrap()).withConfiguration(
+                worker.blockedCommands(),
+                worker.workspaceOnlyPaths(),
+                worker.allowedPaths(),
+                worker.commandsAllow(),
+                worker.commandsDeny(),
+                worker.transferMaxBytes(),
+                worker.backupsKept(),
+                worker.backupMaxBytes());
+        this.workspaces = new Workspaces(worker.workspaceRoot().isBlank()
+                ? DataDir.of(worker.dataDir()).resolve("workspaces") : Path.of(worker.workspaceRoot()));
         // The pool sits beside the users' directories (a dot name no user id can have), on the same file system,
         // because a pooled workspace is renamed into place.
-        this.sandboxConfig = new SandboxConfig(SandboxConfig.Backend.parse(backend), unsafeHost, bwrap, dockerHost,
-                image, new SandboxConfig.Limits(pids, memoryMb * 1024 * 1024, cpus), network,
-                Duration.ofSeconds(idleSeconds), poolSize, workspaces.root().resolve(".pool"), outputCap,
-                kafka.instanceId(), SandboxConfig.Scope.parse(scope));
+        this.sandboxConfig = new SandboxConfig(SandboxConfig.Backend.parse(worker.backend()), worker.unsafeHost(),
+                worker.bwrap(), worker.dockerHost(), worker.image(),
+                new SandboxConfig.Limits(worker.pidsLimit(), worker.memoryMb() * 1024 * 1024, worker.cpus()),
+                worker.network(), Duration.ofSeconds(worker.idleTimeoutSeconds()), worker.poolSize(),
+                workspaces.root().resolve(".pool"), worker.outputCapBytes(), kafka.instanceId(),
+                SandboxConfig.Scope.parse(worker.scope()));
     }
 
     @PostConstruct

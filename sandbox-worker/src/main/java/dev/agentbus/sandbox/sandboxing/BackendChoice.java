@@ -1,46 +1,64 @@
 package dev.agentbus.sandbox.sandboxing;
 
 import java.util.Locale;
+import java.util.function.Supplier;
 
 /**
- * Which backend a worker runs sandboxes on, from the configuration and what the machine has. Pure, so every
- * combination is tested without an engine (see {@link Sandboxes} for where the facts come from).
+ * Which backend a worker runs sandboxes on, from the configuration and what the machine has. The machine is asked
+ * through probes, and only what the configuration needs is probed (no engine is contacted for
+ * {@code bubblewrap}, bubblewrap is not looked at when Docker answers under {@code auto}); so every combination is
+ * tested with stand-in probes, no engine needed.
  *
- * @param backend     {@code docker}, {@code bubblewrap}, {@code host}, or {@code none}
- * @param unavailable with {@code none}, the refusal every command gets: what is missing and what to do; else null
+ * @param backend          the backend to use
+ * @param dockerPassedOver why {@code auto} did not take Docker though another backend is used, or null: an
+ *                         operator who expects containers should not have to guess
  */
-record BackendChoice(String backend, String unavailable) {
+record BackendChoice(Backend backend, String dockerPassedOver) {
 
-    /**
-     * @param dockerProblem why Docker cannot be used (no engine, no image), or null when it can; not asked for
-     *                      {@code bubblewrap} or in unsafe host mode
-     * @param bwrapProblem  why bubblewrap cannot be used, or null when it can
-     */
-    static BackendChoice choose(SandboxConfig.Backend configured, boolean unsafeHost, String dockerProblem,
-                                String bwrapProblem) {
+    /** What probing one backend found: the backend, ready to use, or why it cannot be used. */
+    record Probe(Backend usable, String problem) {
+        static Probe found(Backend backend) {
+            return new Probe(backend, null);
+        }
+
+        static Probe missing(String problem) {
+            return new Probe(null, problem);
+        }
+    }
+
+    /** Probes the machine as {@code config} asks and chooses. */
+    static BackendChoice choose(SandboxConfig config) {
+        return choose(config.backend(), config.unsafeHost(), () -> DockerBackend.probe(config),
+                () -> BubblewrapBackend.probe(config));
+    }
+
+    static BackendChoice choose(SandboxConfig.Backend configured, boolean unsafeHost, Supplier<Probe> docker,
+                                Supplier<Probe> bubblewrap) {
         if (unsafeHost) {
-            return new BackendChoice("host", null);
+            return new BackendChoice(new HostBackend(), null);
         }
         return switch (configured) {
-            case DOCKER -> dockerProblem == null ? usable("docker") : none(configured, dockerProblem);
-            case BUBBLEWRAP -> bwrapProblem == null ? usable("bubblewrap") : none(configured, bwrapProblem);
+            case DOCKER -> only(configured, docker.get());
+            case BUBBLEWRAP -> only(configured, bubblewrap.get());
             case AUTO -> {
-                if (dockerProblem == null) {
-                    yield usable("docker");
+                Probe first = docker.get();
+                if (first.usable() != null) {
+                    yield new BackendChoice(first.usable(), null);
                 }
-                yield bwrapProblem == null ? usable("bubblewrap")
-                        : none(configured, dockerProblem + " and " + bwrapProblem);
+                Probe second = bubblewrap.get();
+                yield second.usable() != null ? new BackendChoice(second.usable(), first.problem())
+                        : none(configured, first.problem() + " and " + second.problem());
             }
         };
     }
 
-    private static BackendChoice usable(String backend) {
-        return new BackendChoice(backend, null);
+    private static BackendChoice only(SandboxConfig.Backend configured, Probe probe) {
+        return probe.usable() != null ? new BackendChoice(probe.usable(), null) : none(configured, probe.problem());
     }
 
     private static BackendChoice none(SandboxConfig.Backend configured, String why) {
-        return new BackendChoice("none", "no sandbox backend is available (" + configured.name()
+        return new BackendChoice(new Unavailable("no sandbox backend is available (" + configured.name()
                 .toLowerCase(Locale.ROOT) + "): " + why + "; install one, or set " + SandboxConfig.UNSAFE_HOST_ENV
-                + "=true to run commands directly on the host (unsafe)");
+                + "=true to run commands directly on the host (unsafe)"), null);
     }
 }

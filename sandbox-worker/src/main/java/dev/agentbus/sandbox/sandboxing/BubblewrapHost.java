@@ -64,6 +64,12 @@ final class BubblewrapHost implements SandboxHost {
 
     @Override
     public synchronized ShellProcess startShell() throws SandboxException {
+        if (current != null) {
+            // The previous shell has ended, and bwrap's pid namespace with it: its processes are being killed by the
+            // kernel but count against the group's pids limit until they are gone. A new bwrap forked into a group
+            // still full of them fails ("Creating new namespace failed: Resource temporarily unavailable").
+            killAll();
+        }
         List<String> argv = new ArrayList<>();
         try {
             if (cgroups.isPresent() && group == null) {

@@ -65,18 +65,18 @@ final class DockerHost implements SandboxHost {
         this.moved = true;
     }
 
+    /**
+     * A failure here (the container stopped because the out-of-memory killer took its pid 1, the engine busy) is
+     * the caller's to handle: {@link ShellSandbox} clears the sandbox with {@link #killAll} and tries again. A
+     * refusal by the container's runtime (no pid left for the exec's init) is not an error of the API call: it
+     * arrives as text on the exec's stream, and the shell's first command reports it.
+     */
     @Override
     public synchronized ShellProcess startShell() throws SandboxException {
         try {
             return engine.attachShell(containerId, user);
-        } catch (RuntimeException first) {
-            // The container may have stopped (its pid 1 killed by the out-of-memory killer): start it again once.
-            try {
-                killAll(); // a restart, or a new container when the workspace was renamed since
-                return engine.attachShell(containerId, user);
-            } catch (RuntimeException | SandboxException e) {
-                throw new SandboxException("could not start a shell in the sandbox container: " + e.getMessage(), e);
-            }
+        } catch (RuntimeException e) {
+            throw new SandboxException("could not start a shell in the sandbox container: " + e.getMessage(), e);
         }
     }
 

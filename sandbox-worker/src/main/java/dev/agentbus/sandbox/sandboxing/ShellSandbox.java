@@ -25,6 +25,8 @@ import java.util.function.Consumer;
  *       in the state the old one had at its end;</li>
  *   <li>a shell that vanished (killed by the out-of-memory killer) is replaced by a new one in the state from
  *       before the command.</li>
+ *   <li>a shell that does not start is tried again a few times ({@link StartAttempts}), the sandbox cleared before
+ *       each new try: a sandbox whose process table the last shell left full cannot start another.</li>
  * </ul>
  * One command at a time; the provider's reaper takes the lock only when no command runs.
  */
@@ -35,6 +37,7 @@ final class ShellSandbox implements Sandbox {
 
     private final SandboxHost host;
     private final int outputCapBytes;
+    private final StartAttempts startAttempts;
     private final ReentrantLock lock = new ReentrantLock();
     private PersistentShell shell;
     /** What a fresh shell exports by itself: the sandbox's fixed environment. */
@@ -45,9 +48,10 @@ final class ShellSandbox implements Sandbox {
     private volatile long lastUsedNanos = System.nanoTime();
     private volatile boolean closed;
 
-    ShellSandbox(SandboxHost host, int outputCapBytes, ShellState restore) {
+    ShellSandbox(SandboxHost host, int outputCapBytes, ShellState restore, StartAttempts startAttempts) {
         this.host = host;
         this.outputCapBytes = outputCapBytes;
+        this.startAttempts = startAttempts;
         ShellState from = restore == null ? ShellState.INITIAL : restore;
         this.cwd = from.cwd();
         this.env = from.env();
@@ -58,23 +62,6 @@ final class ShellSandbox implements Sandbox {
         lock.lock();
         try {
             ensureShell();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Sets the state a pooled sandbox's shell should have (the pool starts it in the initial state). */
-    void adopt(ShellState restore) throws SandboxException, InterruptedException {
-        if (restore == null || restore.equals(ShellState.INITIAL)) {
-            return;
-        }
-        lock.lock();
-        try {
-            cwd = restore.cwd();
-            env = restore.env();
-            if (shell != null) {
-                applyState();
-            }
         } finally {
             lock.unlock();
         }
@@ -263,16 +250,28 @@ final class ShellSandbox implements Sandbox {
             return;
         }
         dropShell();
-        shell = PersistentShell.attach(host.startShell(), outputCapBytes);
-        Outcome first = shell.run("true", SETUP_TIMEOUT, null);
+        // A shell that cannot start in a sandbox that is there means the sandbox is unusable as it is: most often
+        // its process table is full (what the last shell left running when it exited, a fork bomb), and the
+        // engine's exec or bwrap's clone finds no pid to start with. Clearing the sandbox (everything killed, the
+        // container restarted) is what lets the next shell start; the workspace stays.
+        shell = startAttempts.run(host.backend(), "shell", this::startShell, host::killAll);
+        applyState();
+    }
+
+    /** One try: a new shell that has answered a first command, or the reason it did not. */
+    private PersistentShell startShell() throws SandboxException, InterruptedException {
+        if (closed) {
+            throw new SandboxException("this sandbox was closed (restarted or reaped); run the command again");
+        }
+        PersistentShell started = PersistentShell.attach(host.startShell(), outputCapBytes);
+        Outcome first = started.run("true", SETUP_TIMEOUT, null);
         if (first.status() != PersistentShell.Status.COMPLETED) {
-            String said = (shell.earlyOutput() + first.output()).strip();
-            dropShell();
-            throw new SandboxException("the sandbox's shell did not start: "
-                    + (said.isEmpty() ? first.status().toString() : said));
+            String said = (started.earlyOutput() + first.output()).strip();
+            started.close();
+            throw new SandboxException(said.isEmpty() ? first.status().toString() : said);
         }
         baseline = first.exported();
-        applyState();
+        return started;
     }
 
     private void applyState() throws SandboxException, InterruptedException {

@@ -60,6 +60,21 @@ public final class BackendsUnderTest {
         return new Sandboxes(tweak.apply(SandboxConfig.defaults().withBackend(choice)));
     }
 
+    /**
+     * For tests that fill a sandbox's process table: without a pids limit (bubblewrap without writable control
+     * groups) they would flood the machine. Skipped like a missing Docker engine, failed under {@code CI=true}.
+     */
+    public static void requireProcessLimit(String backend, Sandboxes sandboxes) {
+        if (sandboxes.limitsProcesses()) {
+            return;
+        }
+        String why = "the " + backend + " backend has no process limit here (no writable control groups)";
+        if (!"true".equals(System.getenv("CI"))) {
+            Assumptions.abort(why);
+        }
+        Assertions.fail(why);
+    }
+
     private static void requireAvailable(String backend, Sandboxes sandboxes) {
         String why = sandboxes.unavailableReason().orElse(null);
         if (why == null) {

@@ -22,7 +22,8 @@ class BubblewrapStartIT {
         SandboxSpec gone = new SandboxSpec("pat", "gone", root.resolve("pat/never-created"), null);
 
         assertThatThrownBy(() -> sandboxes.acquire(gone)).isInstanceOf(SandboxException.class)
-                .hasMessageStartingWith("the sandbox's shell did not start: bwrap: Can't find source path");
+                .hasMessageStartingWith("the bubblewrap sandbox's shell did not start (3 attempts): "
+                        + "bwrap: Can't find source path");
 
         Path workspace = Files.createDirectories(root.resolve("pat/fine"));
         Sandbox fine = sandboxes.acquire(new SandboxSpec("pat", "fine", workspace, null));

@@ -5,15 +5,13 @@ import dev.agentbus.gateway.readmodels.ReadModelDatabase;
 import io.micronaut.context.annotation.Bean;
 import io.micronaut.context.annotation.Context;
 import io.micronaut.context.annotation.Factory;
-import io.micronaut.context.annotation.Value;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The read models' beans: the database ({@code agentbus.db.url}, {@code .user}, {@code .password}; env
- * {@code AGENTBUS_DB_URL} …) and the projector, which runs only when there is a database. Without one the gateway
- * works as before and the read-model endpoints answer 503.
+ * The read models' beans: the database ({@link ReadModelDatabaseSettings}) and the projector, which runs only when
+ * there is a database. Without one the gateway works as before and the read-model endpoints answer 503.
  */
 @Factory
 class ReadModelsFactory {
@@ -21,14 +19,12 @@ class ReadModelsFactory {
 
     @Singleton
     @Bean(preDestroy = "close")
-    ReadModelDatabase readModelDatabase(@Value("${agentbus.db.url:}") String url,
-                                        @Value("${agentbus.db.user:}") String user,
-                                        @Value("${agentbus.db.password:}") String password) {
-        if (url.isBlank()) {
+    ReadModelDatabase readModelDatabase(ReadModelDatabaseSettings db) {
+        if (!db.configured()) {
             LOG.info("read models: no PostgreSQL configured (AGENTBUS_DB_URL); their endpoints answer 503");
             return ReadModelDatabase.notConfigured();
         }
-        return ReadModelDatabase.connect(url, user, password);
+        return ReadModelDatabase.connect(db.url(), db.user(), db.password());
     }
 
     @Context
