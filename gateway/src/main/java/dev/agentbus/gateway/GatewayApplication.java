@@ -5,9 +5,10 @@ import io.micronaut.runtime.Micronaut;
 import java.util.Map;
 
 /**
- * Starts the gateway: the HTTP API (sessions, messages, SSE event streams, memory, health) documented in
- * docs/api.md. It turns requests into inputs on Kafka topics and answers queries from its own view of the session
- * log; it never calls another service directly. Not yet: teams auth, the web UI, WebSockets, uploads.
+ * Starts the gateway: the HTTP API documented in docs/api.md (sessions, messages, SSE event streams, memory, file
+ * uploads and downloads, export, import, fork and rewind, the PostgreSQL read models, health). It turns requests into
+ * inputs on Kafka topics and answers queries from its own view of the session log; it never calls another service
+ * directly. Its answers are the records of the api module. Not yet: teams auth, the web UI, WebSockets.
  */
 public final class GatewayApplication {
     public static final String SERVICE = "gateway";

@@ -18,7 +18,7 @@ import java.time.Duration;
 
 /** The gateway's Kafka-facing parts, created once per application context and closed with it. */
 @Factory
-public class GatewayBeans {
+class GatewayBeans {
 
     @Context
     @Bean(preDestroy = "close")

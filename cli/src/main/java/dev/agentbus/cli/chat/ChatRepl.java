@@ -1,6 +1,7 @@
 package dev.agentbus.cli.chat;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentbus.api.Memory;
+import dev.agentbus.api.SessionListEntry;
 import dev.agentbus.cli.AgentbusCli;
 import dev.agentbus.cli.CliContext;
 import dev.agentbus.cli.ExitCodes;
@@ -75,11 +76,11 @@ public final class ChatRepl {
     public int run() {
         if (startSession != null) {
             try {
-                JsonNode found = resolve(startSession);
+                SessionListEntry found = resolve(startSession);
                 if (found == null) {
                     return ExitCodes.ERROR; // resolve() said why
                 }
-                session = Text.text(found, "id");
+                session = found.id();
                 nextTitle = null;
             } catch (GatewayException e) {
                 printer.error(e.getMessage());
@@ -210,7 +211,7 @@ public final class ChatRepl {
     }
 
     private void sessions() {
-        JsonNode sessions = SessionTable.parse(gateway.listSessions());
+        List<SessionListEntry> sessions = SessionTable.parse(gateway.listSessions());
         if (sessions.isEmpty()) {
             printer.println("no sessions yet; type a message to start one");
             return;
@@ -223,14 +224,14 @@ public final class ChatRepl {
             printer.error("usage: /switch ID (a session id, or a unique prefix of one; /sessions lists them)");
             return;
         }
-        JsonNode found = resolve(id);
+        SessionListEntry found = resolve(id);
         if (found == null) {
             return;
         }
-        session = Text.text(found, "id");
+        session = found.id();
         nextTitle = null;
-        String title = Text.text(found, "title");
-        String status = Text.text(found, "status");
+        String title = found.title();
+        String status = found.status();
         printer.println("switched to session " + session
                 + (Text.isBlank(title) ? "" : " · " + Text.oneLine(title, 60))
                 + (status == null ? "" : " · " + status));
@@ -240,11 +241,11 @@ public final class ChatRepl {
      * The session an id or id prefix names, from the gateway's list: an exact id wins, else exactly one id must
      * start with it. Prints why and returns null when none or several match.
      */
-    private JsonNode resolve(String idOrPrefix) {
-        JsonNode sessions = SessionTable.parse(gateway.listSessions());
-        List<JsonNode> matches = new ArrayList<>();
-        for (JsonNode s : sessions) {
-            String id = Text.text(s, "id");
+    private SessionListEntry resolve(String idOrPrefix) {
+        List<SessionListEntry> sessions = SessionTable.parse(gateway.listSessions());
+        List<SessionListEntry> matches = new ArrayList<>();
+        for (SessionListEntry s : sessions) {
+            String id = s.id();
             if (idOrPrefix.equals(id)) {
                 return s;
             }
@@ -258,7 +259,7 @@ public final class ChatRepl {
         if (matches.isEmpty()) {
             printer.error("no session " + idOrPrefix + " (/sessions lists them)");
         } else {
-            List<String> ids = matches.stream().map(s -> Text.text(s, "id")).limit(5).toList();
+            List<String> ids = matches.stream().map(SessionListEntry::id).limit(5).toList();
             printer.error(idOrPrefix + " is the start of " + matches.size() + " session ids (" + String.join(", ", ids)
                     + (matches.size() > ids.size() ? ", …" : "") + "); type more of it");
         }
@@ -287,8 +288,8 @@ public final class ChatRepl {
         String sub = parts[0].toLowerCase(Locale.ROOT);
         switch (sub) {
             case "" -> {
-                JsonNode doc = gateway.memory();
-                String content = Text.text(doc, "content");
+                Memory doc = gateway.memory();
+                String content = doc.content();
                 if (Text.isBlank(content)) {
                     printer.println("memory is empty (set it with /memory set TEXT)");
                 } else {
@@ -301,21 +302,20 @@ public final class ChatRepl {
                     printer.error("usage: /memory set TEXT (to empty it: /memory reset)");
                     return;
                 }
-                JsonNode doc = gateway.setMemory(parts[1].strip());
+                Memory doc = gateway.setMemory(parts[1].strip());
                 printer.println("memory updated; it applies from the next turn (" + memoryVersion(doc) + ")");
             }
             case "reset" -> {
-                JsonNode doc = gateway.resetMemory();
+                Memory doc = gateway.resetMemory();
                 printer.println("memory reset (" + memoryVersion(doc) + ")");
             }
             default -> printer.error("usage: /memory, /memory set TEXT, or /memory reset");
         }
     }
 
-    private static String memoryVersion(JsonNode doc) {
-        long version = doc.path("version").asLong(0);
-        return "version " + version + (doc.hasNonNull("updatedAt")
-                ? " · updated " + Text.localTime(Text.instant(doc.get("updatedAt"))) : "");
+    private static String memoryVersion(Memory doc) {
+        return "version " + doc.version() + (doc.updatedAt() != null
+                ? " · updated " + Text.localTime(doc.updatedAt()) : "");
     }
 
     private static String noSessionYet() {

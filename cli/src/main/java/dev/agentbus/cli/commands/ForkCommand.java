@@ -1,6 +1,6 @@
 package dev.agentbus.cli.commands;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentbus.api.ForkedSession;
 import dev.agentbus.cli.AgentbusCli;
 import dev.agentbus.cli.ExitCodes;
 import dev.agentbus.cli.Printer;
@@ -41,15 +41,15 @@ public final class ForkCommand implements Callable<Integer> {
             printer.error("--at must be a seq of the session, 1 or more, not " + atSeq);
             return ExitCodes.USAGE;
         }
-        GatewayClient.Accepted answer = cli.gateway().fork(sessionId, atSeq, title);
-        JsonNode body = answer.body();
-        String id = body.path("id").asText();
+        GatewayClient.Accepted<ForkedSession> answer = cli.gateway().fork(sessionId, atSeq, title);
+        ForkedSession body = answer.body();
+        String id = body.id();
         if (answer.pending()) {
             printer.error("the gateway accepted the fork as session " + id + " but no orchestrator recorded it "
                     + "within its wait; is an orchestrator running?");
             return ExitCodes.ERROR;
         }
-        String checkpoint = body.path("checkpoint").asText(null);
+        String checkpoint = body.checkpoint();
         printer.println("forked session " + sessionId + " at seq " + atSeq + " as " + id);
         printer.println(printer.dim(checkpoint == null
                 ? "no workspace checkpoint at that seq: the fork's workspace starts empty"

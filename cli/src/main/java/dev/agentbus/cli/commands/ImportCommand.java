@@ -1,6 +1,6 @@
 package dev.agentbus.cli.commands;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentbus.api.ForkedSession;
 import dev.agentbus.cli.AgentbusCli;
 import dev.agentbus.cli.ExitCodes;
 import dev.agentbus.cli.Printer;
@@ -60,16 +60,16 @@ public final class ImportCommand implements Callable<Integer> {
             printer.error(e.getMessage());
             return ExitCodes.ERROR;
         }
-        GatewayClient.Accepted answer = cli.gateway().importLog(jsonl, title);
-        JsonNode body = answer.body();
-        String id = body.path("id").asText();
+        GatewayClient.Accepted<ForkedSession> answer = cli.gateway().importLog(jsonl, title);
+        ForkedSession body = answer.body();
+        String id = body.id();
         if (answer.pending()) {
             printer.error("the gateway accepted the import as session " + id + " but no orchestrator recorded it "
                     + "within its wait; is an orchestrator running?");
             return ExitCodes.ERROR;
         }
         printer.println("imported " + file + " as session " + id + " (from session "
-                + body.path("fromSessionId").asText() + " at seq " + body.path("atSeq").asLong() + ")");
+                + body.fromSessionId() + " at seq " + body.atSeq() + ")");
         return ExitCodes.OK;
     }
 }

@@ -1,6 +1,6 @@
 package dev.agentbus.cli.commands;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentbus.api.Rewound;
 import dev.agentbus.cli.AgentbusCli;
 import dev.agentbus.cli.ExitCodes;
 import dev.agentbus.cli.Printer;
@@ -33,16 +33,16 @@ public final class RewindCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Printer printer = cli.printer();
-        GatewayClient.Accepted answer = cli.gateway().rewind(sessionId, checkpoint);
-        JsonNode body = answer.body();
+        GatewayClient.Accepted<Rewound> answer = cli.gateway().rewind(sessionId, checkpoint);
+        Rewound body = answer.body();
         if (answer.pending()) {
-            printer.error("the rewind (call " + body.path("callId").asText() + ") has not finished yet; see "
+            printer.error("the rewind (call " + body.callId() + ") has not finished yet; see "
                     + "agentbus events " + sessionId);
             return ExitCodes.ERROR;
         }
         printer.println("restored the workspace of session " + sessionId + " to checkpoint "
-                + body.path("restored").asText());
-        String after = body.path("checkpoint").asText(null);
+                + body.restored());
+        String after = body.checkpoint();
         if (after != null) {
             printer.println(printer.dim("the rewind is checkpoint " + after + " (rewind to the one before it to "
                     + "undo)"));

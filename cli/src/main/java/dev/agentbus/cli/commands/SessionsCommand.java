@@ -1,6 +1,6 @@
 package dev.agentbus.cli.commands;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentbus.api.SessionListEntry;
 import dev.agentbus.cli.AgentbusCli;
 import dev.agentbus.cli.ExitCodes;
 import dev.agentbus.cli.Printer;
@@ -9,6 +9,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /** {@code agentbus sessions}: the gateway's session list as a table. */
@@ -29,7 +30,7 @@ public final class SessionsCommand implements Callable<Integer> {
             printer.println(body.strip());
             return ExitCodes.OK;
         }
-        JsonNode sessions = SessionTable.parse(body);
+        List<SessionListEntry> sessions = SessionTable.parse(body);
         if (sessions.isEmpty()) {
             printer.println("no sessions yet; start one with: agentbus run \"task\"");
             return ExitCodes.OK;

@@ -3,6 +3,13 @@ package dev.agentbus.cli.gateway;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentbus.api.AcceptedInput;
+import dev.agentbus.api.ApiError;
+import dev.agentbus.api.ApiJson;
+import dev.agentbus.api.CreatedSession;
+import dev.agentbus.api.ForkedSession;
+import dev.agentbus.api.Memory;
+import dev.agentbus.api.Rewound;
 import dev.agentbus.events.Json;
 
 import java.io.IOException;
@@ -19,10 +26,12 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Predicate;
 
 /**
- * The gateway's HTTP API (/api/v1), and nothing else: every call the CLI makes is a method here, and every failure
- * leaves as a {@link GatewayException} worded for a person. Uses the JDK's HttpClient on purpose: the CLI jar should
+ * The gateway's HTTP API (/api/v1), and nothing else: every call the CLI makes is a method here, every answer is
+ * read into its record of the api module (the contract the gateway writes), and every failure leaves as a
+ * {@link GatewayException} worded for a person. Uses the JDK's HttpClient on purpose: the CLI jar should
  * stay small and start fast, and HTTP/1.1 plus a streamed body is all SSE needs.
  */
 public final class GatewayClient {
@@ -50,30 +59,26 @@ public final class GatewayClient {
     }
 
     /**
-     * A created session. {@code pending}: the gateway has the request durably but no orchestrator has recorded
-     * session.created yet (it answers 202 instead of 201 after waiting 10 s); until one does, the session is 404.
+     * POST /api/v1/sessions. {@link CreatedSession#isPending()}: the gateway has the request durably but no
+     * orchestrator has recorded session.created yet (it answers 202 instead of 201 after waiting 10 s); until one
+     * does, the session is 404.
      */
-    public record CreatedSession(String id, boolean pending) {
-    }
-
-    /** POST /api/v1/sessions. */
     public CreatedSession createSession(String title) {
         ObjectNode body = JSON.createObjectNode().put("title", title);
-        JsonNode answer = json(send(post("/api/v1/sessions", body), null));
-        String id = answer.path("id").asText(null);
-        if (id == null || id.isBlank()) {
+        CreatedSession answer = read(send(post("/api/v1/sessions", body), null), CreatedSession.class);
+        if (answer.id() == null || answer.id().isBlank()) {
             throw new GatewayException(GatewayException.Kind.PROTOCOL, 0,
                     "the gateway created a session but did not say its id");
         }
-        return new CreatedSession(id, "pending".equals(answer.path("status").asText(null)));
+        return answer;
     }
 
     /** POST /api/v1/sessions/{id}/messages; returns the input id (null if the gateway did not say). */
     public String postMessage(String sessionId, String text) {
         ObjectNode body = JSON.createObjectNode().put("text", text);
         HttpResponse<String> response = send(post(sessionPath(sessionId) + "/messages", body), sessionId);
-        JsonNode answer = response.body() == null || response.body().isBlank() ? JSON.createObjectNode() : json(response);
-        return answer.path("inputId").asText(null);
+        return response.body() == null || response.body().isBlank() ? null
+                : read(response, AcceptedInput.class).inputId();
     }
 
     /** POST /api/v1/sessions/{id}/cancel. */
@@ -88,33 +93,35 @@ public final class GatewayClient {
         send(request, sessionId);
     }
 
-    /** GET /api/v1/sessions, the raw JSON. */
+    /** GET /api/v1/sessions, the raw JSON (a list of {@code SessionListEntry}). */
     public String listSessions() {
         return send(request("/api/v1/sessions").GET().build(), null).body();
     }
 
-    /** GET /api/v1/sessions/{id}: the folded state, raw JSON. */
+    /** GET /api/v1/sessions/{id}: the session's {@code SessionDetails}, raw JSON. */
     public String session(String sessionId) {
         return send(request(sessionPath(sessionId)).GET().build(), sessionId).body();
     }
 
-    /** GET /api/v1/memory: the caller's memory document ({@code content}, {@code version}, ...). */
-    public JsonNode memory() {
-        return json(send(request("/api/v1/memory").header("Accept", "application/json").GET().build(), null));
+    /** GET /api/v1/memory: the caller's memory document. */
+    public Memory memory() {
+        return read(send(request("/api/v1/memory").header("Accept", "application/json").GET().build(), null),
+                Memory.class);
     }
 
     /** PUT /api/v1/memory: replaces the memory document; answers the new document once it is applied. */
-    public JsonNode setMemory(String content) {
+    public Memory setMemory(String content) {
         ObjectNode body = JSON.createObjectNode().put("content", content);
         HttpRequest request = request("/api/v1/memory").header("Accept", "application/json")
                 .header("Content-Type", "application/json")
                 .PUT(HttpRequest.BodyPublishers.ofString(body.toString(), StandardCharsets.UTF_8)).build();
-        return json(send(request, null));
+        return read(send(request, null), Memory.class);
     }
 
     /** DELETE /api/v1/memory: empties the memory document; answers the new, empty document. */
-    public JsonNode resetMemory() {
-        return json(send(request("/api/v1/memory").header("Accept", "application/json").DELETE().build(), null));
+    public Memory resetMemory() {
+        return read(send(request("/api/v1/memory").header("Accept", "application/json").DELETE().build(), null),
+                Memory.class);
     }
 
     /** POST /api/v1/admin/rebuild-projections: empties the read models and starts a run from offset 0 (202). */
@@ -141,7 +148,7 @@ public final class GatewayClient {
      * An answer that creates or changes something, with whether the gateway finished it ({@code 201}/{@code 200})
      * or only has it durably and is still waiting ({@code 202}, {@code "status":"pending"}).
      */
-    public record Accepted(JsonNode body, boolean pending) {
+    public record Accepted<T>(T body, boolean pending) {
     }
 
     /** GET /api/v1/sessions/{id}/export: the log as JSON Lines, exactly as the gateway sent it. */
@@ -151,35 +158,36 @@ public final class GatewayClient {
     }
 
     /** POST /api/v1/sessions/import with a JSON Lines body: a new session from an exported log. */
-    public Accepted importLog(String jsonl, String title) {
+    public Accepted<ForkedSession> importLog(String jsonl, String title) {
         String query = title == null ? "" : "?title=" + URLEncoder.encode(title, StandardCharsets.UTF_8);
         HttpRequest request = request("/api/v1/sessions/import" + query).header("Accept", "application/json")
                 .header("Content-Type", "application/x-ndjson")
                 .POST(HttpRequest.BodyPublishers.ofString(jsonl, StandardCharsets.UTF_8)).build();
-        return accepted(send(request, null));
+        return accepted(send(request, null), ForkedSession.class, ForkedSession::isPending);
     }
 
     /** POST /api/v1/sessions/{id}/fork: a new session from the state of this one at atSeq. */
-    public Accepted fork(String sessionId, long atSeq, String title) {
+    public Accepted<ForkedSession> fork(String sessionId, long atSeq, String title) {
         ObjectNode body = JSON.createObjectNode().put("atSeq", atSeq);
         if (title != null) {
             body.put("title", title);
         }
-        return accepted(send(post(sessionPath(sessionId) + "/fork", body), sessionId));
+        return accepted(send(post(sessionPath(sessionId) + "/fork", body), sessionId), ForkedSession.class,
+                ForkedSession::isPending);
     }
 
     /** POST /api/v1/sessions/{id}/rewind: restores the workspace to a checkpoint; waits for the result. */
-    public Accepted rewind(String sessionId, String checkpoint) {
+    public Accepted<Rewound> rewind(String sessionId, String checkpoint) {
         ObjectNode body = JSON.createObjectNode().put("checkpoint", checkpoint);
         HttpRequest request = request(sessionPath(sessionId) + "/rewind", Duration.ofSeconds(90))
                 .header("Accept", "application/json").header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body.toString(), StandardCharsets.UTF_8)).build();
-        return accepted(send(request, sessionId));
+        return accepted(send(request, sessionId), Rewound.class, Rewound::isPending);
     }
 
-    private Accepted accepted(HttpResponse<String> response) {
-        JsonNode body = json(response);
-        return new Accepted(body, response.statusCode() == 202 || "pending".equals(body.path("status").asText(null)));
+    private static <T> Accepted<T> accepted(HttpResponse<String> response, Class<T> type, Predicate<T> saysPending) {
+        T body = read(response, type);
+        return new Accepted<>(body, response.statusCode() == 202 || saysPending.test(body));
     }
 
     /**
@@ -280,16 +288,15 @@ public final class GatewayClient {
         };
     }
 
-    /** The gateway's {"error","message"} body, or the start of whatever else it sent. */
+    /** The gateway's {@link ApiError} body, or the start of whatever else it sent. */
     private static String errorMessage(String body) {
         if (body == null || body.isBlank()) {
             return null;
         }
         try {
-            JsonNode node = JSON.readTree(body);
-            if (node != null && node.isObject()) {
-                String message = node.path("message").asText(null);
-                return message != null && !message.isBlank() ? message : node.path("error").asText(null);
+            if (JSON.readTree(body) instanceof ObjectNode) {
+                ApiError error = ApiJson.read(body, ApiError.class);
+                return error.message() != null && !error.message().isBlank() ? error.message() : error.error();
             }
         } catch (IOException notJson) {
             // fall through to the raw text
@@ -300,6 +307,17 @@ public final class GatewayClient {
 
     private static String suffix(String message) {
         return message == null || message.isBlank() ? "" : ": " + message;
+    }
+
+    /** The answer as its api record, or a PROTOCOL error when it is not JSON of that shape. */
+    private static <T> T read(HttpResponse<String> response, Class<T> type) {
+        try {
+            return ApiJson.read(response.body(), type);
+        } catch (IOException e) {
+            throw new GatewayException(GatewayException.Kind.PROTOCOL, response.statusCode(),
+                    "the gateway sent a response that is not " + type.getSimpleName() + " JSON: "
+                            + GatewayException.describe(e));
+        }
     }
 
     private JsonNode json(HttpResponse<String> response) {

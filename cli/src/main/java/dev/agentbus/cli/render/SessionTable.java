@@ -1,9 +1,9 @@
 package dev.agentbus.cli.render;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentbus.api.ApiJson;
+import dev.agentbus.api.SessionListEntry;
 import dev.agentbus.cli.Printer;
 import dev.agentbus.cli.gateway.GatewayException;
-import dev.agentbus.events.Json;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -16,41 +16,40 @@ public final class SessionTable {
     private SessionTable() {
     }
 
-    /** The gateway's GET /api/v1/sessions answer as a JSON array, or a PROTOCOL error. */
-    public static JsonNode parse(String body) {
-        JsonNode sessions;
+    /** The gateway's GET /api/v1/sessions answer, or a PROTOCOL error. */
+    public static List<SessionListEntry> parse(String body) {
         try {
-            sessions = Json.mapper().readTree(body);
-        } catch (IOException e) {
-            sessions = null;
+            List<SessionListEntry> sessions = ApiJson.readList(body, SessionListEntry.class);
+            if (sessions != null) {
+                return sessions;
+            }
+        } catch (IOException unreadable) {
+            // reported below
         }
-        if (sessions == null || !sessions.isArray()) {
-            throw new GatewayException(GatewayException.Kind.PROTOCOL, 200,
-                    "the gateway's session list is not a JSON array");
-        }
-        return sessions;
+        throw new GatewayException(GatewayException.Kind.PROTOCOL, 200,
+                "the gateway's session list is not a JSON array");
     }
 
     /**
      * Prints one row per session. With {@code current} non-null, a first column marks that session with {@code *}
      * (chat's current session); with null the table is exactly what {@code agentbus sessions} prints.
      */
-    public static void render(Printer printer, JsonNode sessions, String current) {
+    public static void render(Printer printer, List<SessionListEntry> sessions, String current) {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[]{"ID", "STATUS", "TITLE", "UPDATED", "TOKENS"});
-        for (JsonNode s : sessions) {
-            String status = String.valueOf(Text.text(s, "status"));
-            String outcome = Text.text(s, "lastOutcome");
+        for (SessionListEntry s : sessions) {
+            String status = String.valueOf(s.status());
+            String outcome = s.lastOutcome();
             // An idle session's status says little; how its last turn ended says more.
             if ("IDLE".equals(status) && outcome != null) {
                 status = status + " (" + outcome + ")";
             }
             rows.add(new String[]{
-                    String.valueOf(Text.text(s, "id")),
+                    String.valueOf(s.id()),
                     status,
-                    Text.oneLine(Text.text(s, "title"), TITLE_WIDTH),
-                    Text.localTime(Text.instant(s.get("updatedAt"))),
-                    Long.toString(s.path("usage").path("totalTokens").asLong(0))});
+                    Text.oneLine(s.title(), TITLE_WIDTH),
+                    Text.localTime(s.updatedAt()),
+                    Long.toString(s.usage() == null ? 0 : s.usage().totalTokens())});
         }
         int[] widths = new int[5];
         for (String[] row : rows) {

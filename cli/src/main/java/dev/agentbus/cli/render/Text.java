@@ -3,7 +3,6 @@ package dev.agentbus.cli.render;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentbus.events.Json;
 
-import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -54,23 +53,6 @@ public final class Text {
             compact = raw;
         }
         return oneLine(compact, max);
-    }
-
-    /** An instant the gateway sent: ISO-8601 text, or epoch seconds as a number (Jackson's other default). */
-    public static Instant instant(JsonNode node) {
-        if (node == null || node.isNull() || node.isMissingNode()) {
-            return null;
-        }
-        try {
-            if (node.isNumber()) {
-                BigDecimal seconds = node.decimalValue();
-                return Instant.ofEpochSecond(seconds.longValue(),
-                        seconds.remainder(BigDecimal.ONE).movePointRight(9).longValue());
-            }
-            return Instant.parse(node.asText());
-        } catch (RuntimeException unreadable) {
-            return null;
-        }
     }
 
     /** A time for people: local, to the second. */

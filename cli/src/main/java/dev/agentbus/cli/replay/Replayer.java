@@ -1,9 +1,9 @@
 package dev.agentbus.cli.replay;
 
+import dev.agentbus.api.SessionDetails;
 import dev.agentbus.cli.Printer;
 import dev.agentbus.cli.render.SessionView;
 import dev.agentbus.cli.render.Text;
-import dev.agentbus.events.Json;
 import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.state.SessionFold;
 import dev.agentbus.events.state.SessionState;
@@ -62,7 +62,7 @@ public final class Replayer {
         SessionState s = stateAt(seq);
         p.println("");
         p.println(p.bold("State at seq " + seq + " of " + lastSeq()));
-        new SessionView(p).render(Json.mapper().valueToTree(s));
+        new SessionView(p).render(SessionDetails.of(s));
         if (s.forkedFrom() != null) {
             p.println(p.dim("forked from " + s.forkedFrom() + " at seq " + s.forkedAtSeq()));
         }

@@ -1,15 +1,14 @@
 package dev.agentbus.cli.turn;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentbus.api.CreatedSession;
 import dev.agentbus.cli.InterruptHook;
 import dev.agentbus.cli.Printer;
 import dev.agentbus.cli.gateway.GatewayClient;
 import dev.agentbus.cli.gateway.GatewayException;
 import dev.agentbus.cli.gateway.SessionStream;
+import dev.agentbus.cli.render.SessionView;
 import dev.agentbus.cli.render.TurnRenderer;
-import dev.agentbus.events.Json;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -55,8 +54,8 @@ public final class TurnRunner {
      * 10 s wait (202 pending) is an error here: a message to it would only get "no session".
      */
     public static String createSession(GatewayClient gateway, String title) {
-        GatewayClient.CreatedSession created = gateway.createSession(title);
-        if (created.pending()) {
+        CreatedSession created = gateway.createSession(title);
+        if (created.isPending()) {
             throw new GatewayException(GatewayException.Kind.HTTP, 202, "the gateway accepted session "
                     + created.id() + " but no orchestrator has created it within 10 s; is an orchestrator running?");
         }
@@ -69,13 +68,7 @@ public final class TurnRunner {
     }
 
     public static long lastSeqOf(String stateJson) {
-        try {
-            JsonNode state = Json.mapper().readTree(stateJson);
-            return state == null ? 0 : state.path("lastSeq").asLong(0);
-        } catch (IOException e) {
-            throw new GatewayException(GatewayException.Kind.PROTOCOL, 200,
-                    "the gateway sent a session state that is not JSON: " + e.getMessage());
-        }
+        return SessionView.parse(stateJson).lastSeq();
     }
 
     /**

@@ -49,4 +49,36 @@ public record SessionState(String sessionId, String userId, String title, Sessio
     public boolean exists() {
         return status != SessionStatus.NEW;
     }
+
+    // The questions every service asks of a session, answered once here so the orchestrator (which decides) and
+    // the gateway (which answers people early, from a view that may trail the log) cannot disagree. None of these
+    // is a bean getter, so none appears in the state's JSON.
+
+    /** Whether a turn is under way: running, or suspended on a wait until the scheduler wakes it. */
+    public boolean turnInProgress() {
+        return status == SessionStatus.RUNNING || status == SessionStatus.WAITING;
+    }
+
+    /** Whether a person's message would start a turn now: the session exists and no turn is under way. */
+    public boolean acceptsMessage() {
+        return exists() && !turnInProgress();
+    }
+
+    /**
+     * Whether a tool a person runs directly (upload, download, rewind) may run now: only between turns, so it
+     * never interleaves with the agent's own calls.
+     */
+    public boolean acceptsUserTool() {
+        return exists() && !turnInProgress();
+    }
+
+    /** Whether there is a turn to cancel. */
+    public boolean acceptsCancel() {
+        return turnInProgress();
+    }
+
+    /** Whether the session exists and belongs to {@code user}; a session is only ever shown to its owner. */
+    public boolean isOwnedBy(String user) {
+        return exists() && user != null && user.equals(userId);
+    }
 }

@@ -1,6 +1,7 @@
 package dev.agentbus.gateway.auth;
 
-import dev.agentbus.gateway.errors.ApiError;
+import dev.agentbus.api.ApiError;
+import dev.agentbus.gateway.errors.ErrorBodies;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
@@ -33,7 +34,7 @@ public class BearerTokenFilter {
         if (!token.matches(presented)) {
             return HttpResponse.<ApiError>status(HttpStatus.UNAUTHORIZED)
                     .header("WWW-Authenticate", "Bearer")
-                    .body(ApiError.of(HttpStatus.UNAUTHORIZED, presented == null
+                    .body(ErrorBodies.of(HttpStatus.UNAUTHORIZED, presented == null
                             ? "missing bearer token (Authorization: Bearer <token>)" : "wrong bearer token"));
         }
         request.setAttribute(USER_ATTRIBUTE, token.userId());

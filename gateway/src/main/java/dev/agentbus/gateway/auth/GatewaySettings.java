@@ -16,7 +16,7 @@ import io.micronaut.core.bind.annotation.Bindable;
  * @param dataDir     where a generated token is kept when neither token is set
  */
 @ConfigurationProperties("agentbus.gateway")
-public record GatewaySettings(
+record GatewaySettings(
         @Bindable(defaultValue = "") String token,
         @Property(name = "agentbus.token") @Bindable(defaultValue = "") String sharedToken,
         @Bindable(defaultValue = "local") String user,

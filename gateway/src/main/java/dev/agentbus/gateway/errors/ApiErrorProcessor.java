@@ -1,5 +1,6 @@
 package dev.agentbus.gateway.errors;
 
+import dev.agentbus.api.ApiError;
 import io.micronaut.context.annotation.Replaces;
 import io.micronaut.http.HttpStatus;
 import io.micronaut.http.MediaType;
@@ -15,7 +16,7 @@ import jakarta.inject.Singleton;
  */
 @Singleton
 @Replaces(HateoasErrorResponseProcessor.class)
-public class ApiErrorProcessor implements ErrorResponseProcessor<ApiError> {
+class ApiErrorProcessor implements ErrorResponseProcessor<ApiError> {
     @Override
     public MutableHttpResponse<ApiError> processResponse(ErrorContext context, MutableHttpResponse<?> response) {
         HttpStatus status = response.getStatus();
@@ -23,6 +24,6 @@ public class ApiErrorProcessor implements ErrorResponseProcessor<ApiError> {
         if (status == HttpStatus.BAD_REQUEST && message != null && message.contains("JSON")) {
             message = "the body is not valid JSON: " + message;
         }
-        return response.contentType(MediaType.APPLICATION_JSON_TYPE).body(ApiError.of(status, message));
+        return response.contentType(MediaType.APPLICATION_JSON_TYPE).body(ErrorBodies.of(status, message));
     }
 }

@@ -1,5 +1,6 @@
 package dev.agentbus.gateway.errors;
 
+import dev.agentbus.api.ApiError;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.server.exceptions.ExceptionHandler;
@@ -7,9 +8,9 @@ import jakarta.inject.Singleton;
 
 /** Turns an {@link ApiException} into its status and the JSON error body. */
 @Singleton
-public class ApiExceptionHandler implements ExceptionHandler<ApiException, HttpResponse<ApiError>> {
+class ApiExceptionHandler implements ExceptionHandler<ApiException, HttpResponse<ApiError>> {
     @Override
     public HttpResponse<ApiError> handle(HttpRequest request, ApiException e) {
-        return HttpResponse.<ApiError>status(e.status()).body(ApiError.of(e.status(), e.getMessage()));
+        return HttpResponse.<ApiError>status(e.status()).body(ErrorBodies.of(e.status(), e.getMessage()));
     }
 }

@@ -1,5 +1,6 @@
 package dev.agentbus.gateway.errors;
 
+import dev.agentbus.api.ApiError;
 import dev.agentbus.gateway.sessions.InputSender;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
@@ -9,11 +10,11 @@ import jakarta.inject.Singleton;
 
 /** Kafka down is the platform's problem, not the client's: 503 with the reason, so the client may retry. */
 @Singleton
-public class KafkaUnavailableHandler
+class KafkaUnavailableHandler
         implements ExceptionHandler<InputSender.KafkaUnavailableException, HttpResponse<ApiError>> {
     @Override
     public HttpResponse<ApiError> handle(HttpRequest request, InputSender.KafkaUnavailableException e) {
         return HttpResponse.<ApiError>status(HttpStatus.SERVICE_UNAVAILABLE)
-                .body(ApiError.of(HttpStatus.SERVICE_UNAVAILABLE, e.getMessage()));
+                .body(ErrorBodies.of(HttpStatus.SERVICE_UNAVAILABLE, e.getMessage()));
     }
 }

@@ -1,13 +1,16 @@
 package dev.agentbus.gateway.files;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentbus.api.ApiJson;
+import dev.agentbus.api.UploadedFile;
 import dev.agentbus.events.Json;
+import dev.agentbus.events.input.SessionInput.RunUserTool;
 import dev.agentbus.events.session.SessionEvent.ToolCallCompleted;
 import dev.agentbus.events.state.SessionState;
-import dev.agentbus.events.state.SessionStatus;
 import dev.agentbus.gateway.errors.ApiException;
 import dev.agentbus.gateway.sessions.InputSender;
+import dev.agentbus.gateway.sessions.SessionAccess;
 import dev.agentbus.gateway.sessions.SessionDirectory;
+import dev.agentbus.gateway.sessions.UserToolCalls;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
@@ -28,27 +31,28 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.UUID;
 
 import static dev.agentbus.gateway.auth.BearerTokenFilter.userOf;
 
 /**
- * Files in and out of a session's workspace (OS-Agent's upload_document and download_file), see docs/api-files.md.
+ * Files in and out of a session's workspace (OS-Agent's upload_document and download_file), see docs/api.md#files.
  * The gateway never touches a workspace: it runs the user-only tools {@code upload} and {@code download} through the
  * log, like any tool call, and waits for the result. So a transfer is recorded in the session's history, happens in
  * order with the agent's own calls, and only while no turn runs.
  */
 @Controller("/api/v1/sessions/{id}/files")
 @ExecuteOn(TaskExecutors.BLOCKING)
-public class FilesController {
+class FilesController {
     static final int MAX_PATH_CHARS = 1024;
 
-    private final SessionDirectory directory;
+    private final SessionAccess sessions;
     private final UserToolCalls calls;
     private final Duration timeout;
     private final long maxBytes;
 
     FilesController(SessionDirectory directory, InputSender inputs, FileTransferSettings settings) {
-        this.directory = directory;
+        this.sessions = new SessionAccess(directory);
         this.calls = new UserToolCalls(directory, inputs);
         this.timeout = Duration.ofSeconds(settings.timeoutSeconds());
         this.maxBytes = settings.maxBytes();
@@ -62,18 +66,16 @@ public class FilesController {
                          HttpRequest<?> request) throws InterruptedException {
         String file = checkedPath(path);
         byte[] content = body == null ? new byte[0] : body;
-        idle(owned(id, request), "uploaded");
+        idle(sessions.owned(id, request), "uploaded");
         if (content.length > maxBytes) {
             throw new ApiException(HttpStatus.REQUEST_ENTITY_TOO_LARGE, "the file is " + content.length
                     + " bytes; uploads are at most " + maxBytes + " bytes");
         }
-        ObjectNode args = Json.mapper().createObjectNode().put("path", file)
-                .put("content_base64", Base64.getEncoder().encodeToString(content));
-        ToolCallCompleted result = completed(calls.run(id, userOf(request), "upload", args.toString(), timeout),
-                "upload");
-        return Json.mapper().createObjectNode().put("path", file).put("bytes", content.length)
-                .put("sha256", sha256(content)).put("callId", result.callId()).put("result", result.output())
-                .toString();
+        String args = Json.mapper().createObjectNode().put("path", file)
+                .put("content_base64", Base64.getEncoder().encodeToString(content)).toString();
+        ToolCallCompleted result = completed(run(id, request, "upload", args), "upload");
+        return ApiJson.write(new UploadedFile(file, content.length, sha256(content), result.callId(),
+                result.output()));
     }
 
     /** The workspace file at {@code path}, as bytes. */
@@ -82,13 +84,18 @@ public class FilesController {
     public HttpResponse<byte[]> download(String id, @PathVariable("path") String path, HttpRequest<?> request)
             throws InterruptedException {
         String file = checkedPath(path);
-        idle(owned(id, request), "downloaded");
+        idle(sessions.owned(id, request), "downloaded");
         String args = Json.mapper().createObjectNode().put("path", file).toString();
-        ToolCallCompleted result = completed(calls.run(id, userOf(request), "download", args, timeout), "download");
+        ToolCallCompleted result = completed(run(id, request, "download", args), "download");
         byte[] content = decode(result.output());
         String name = file.substring(file.lastIndexOf('/') + 1).replaceAll("[^A-Za-z0-9._ -]", "_");
         return HttpResponse.ok(content).contentType(MediaType.APPLICATION_OCTET_STREAM_TYPE)
                 .header("Content-Disposition", "attachment; filename=\"" + name + "\"");
+    }
+
+    private UserToolCalls.Outcome run(String id, HttpRequest<?> request, String tool, String args)
+            throws InterruptedException {
+        return calls.run(id, userOf(request), new RunUserTool("user-" + UUID.randomUUID(), tool, args), timeout);
     }
 
     /**
@@ -138,15 +145,9 @@ public class FilesController {
         return content;
     }
 
-    private SessionState owned(String id, HttpRequest<?> request) {
-        return directory.state(id).filter(s -> userOf(request).equals(s.userId()))
-                .orElseThrow(() -> ApiException.notFound("no session " + id));
-    }
-
     private static void idle(SessionState state, String verb) {
-        if (state.status() != SessionStatus.IDLE) {
-            throw new ApiException(HttpStatus.CONFLICT, "session " + state.sessionId() + " is "
-                    + state.status().name().toLowerCase() + "; files can be " + verb + " once the turn has ended");
+        if (!state.acceptsUserTool()) {
+            throw SessionAccess.busy(state, "files can be " + verb + " once the turn has ended");
         }
     }
 

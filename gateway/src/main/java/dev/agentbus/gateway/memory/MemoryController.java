@@ -1,7 +1,8 @@
 package dev.agentbus.gateway.memory;
 
+import dev.agentbus.api.ApiJson;
+import dev.agentbus.api.Memory;
 import dev.agentbus.eventbus.CompactedTopicView;
-import dev.agentbus.events.codec.EventCodec;
 import dev.agentbus.events.memory.MemoryCommand;
 import dev.agentbus.events.memory.MemoryDocument;
 import dev.agentbus.gateway.errors.ApiException;
@@ -31,7 +32,7 @@ import static dev.agentbus.gateway.auth.BearerTokenFilter.userOf;
  */
 @Controller("/api/v1/memory")
 @ExecuteOn(TaskExecutors.BLOCKING)
-public class MemoryController {
+class MemoryController {
     static final int MAX_MEMORY_CHARS = 64 * 1024;
     private static final long WAIT_MS = 10_000;
 
@@ -90,9 +91,8 @@ public class MemoryController {
                 "the memory-service did not apply the change within 10 s; it is queued and will apply when it runs");
     }
 
-    /** The wire JSON of the events module, so the API shows documents exactly as the topic stores them. */
     private static String json(MemoryDocument doc) {
-        return new String(EventCodec.encodeValue(doc), java.nio.charset.StandardCharsets.UTF_8);
+        return ApiJson.write(Memory.of(doc));
     }
 
 }

@@ -86,7 +86,7 @@ public final class SessionDirectory implements AutoCloseable {
 
     public synchronized List<SessionState> list(String userId) {
         return sessions.values().stream().map(e -> e.state)
-                .filter(s -> s.exists() && (userId == null || userId.equals(s.userId())))
+                .filter(s -> userId == null ? s.exists() : s.isOwnedBy(userId))
                 .sorted(Comparator.comparing(SessionState::updatedAt).reversed())
                 .toList();
     }

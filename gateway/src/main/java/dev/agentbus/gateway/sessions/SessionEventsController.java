@@ -24,22 +24,21 @@ import java.time.Duration;
  * (no id: they are not part of the log); a {@code ping} every 15 s so idle connections stay open.
  */
 @Controller("/api/v1/sessions")
-public class SessionEventsController {
+class SessionEventsController {
     private static final Duration PING = Duration.ofSeconds(15);
 
     private final SessionDirectory directory;
+    private final SessionAccess sessions;
 
     public SessionEventsController(SessionDirectory directory) {
         this.directory = directory;
+        this.sessions = new SessionAccess(directory);
     }
 
     @Get(value = "/{id}/events", produces = MediaType.TEXT_EVENT_STREAM)
     public Publisher<Event<String>> events(String id, @Nullable @Header("Last-Event-ID") String lastEventId,
                                            @Nullable @QueryValue Long after, HttpRequest<?> request) {
-        String user = dev.agentbus.gateway.auth.BearerTokenFilter.userOf(request);
-        if (directory.state(id).filter(s -> user.equals(s.userId())).isEmpty()) {
-            throw ApiException.notFound("no session " + id);
-        }
+        sessions.owned(id, request);
         long from = resumePoint(lastEventId, after);
         Flux<Event<String>> log = Flux.create(sink -> {
             Runnable unsubscribe = directory.subscribe(id, from, new SessionDirectory.Subscriber() {

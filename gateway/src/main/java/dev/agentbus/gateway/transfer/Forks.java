@@ -11,7 +11,7 @@ import java.util.List;
  * Builds the {@code fork_session.v1} input for a fork and for an import, from a log: the state is the fold of the
  * events up to the seq, so the new session's orchestrator (which may own another partition) never reads the source.
  */
-public final class Forks {
+final class Forks {
     private Forks() {
     }
 

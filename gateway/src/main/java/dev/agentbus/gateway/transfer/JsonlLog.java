@@ -15,7 +15,7 @@ import java.util.stream.Collectors;
  * an envelope, one session, seq 1, 2, 3 … without a gap, starting with the session's creation or fork) and tolerant
  * about the rest: an event type this code does not know is kept, as everywhere (invariant 6).
  */
-public final class JsonlLog {
+final class JsonlLog {
     private JsonlLog() {
     }
 

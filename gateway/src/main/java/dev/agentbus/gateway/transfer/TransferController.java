@@ -1,15 +1,17 @@
 package dev.agentbus.gateway.transfer;
 
+import dev.agentbus.api.ApiJson;
+import dev.agentbus.api.ForkedSession;
+import dev.agentbus.api.Rewound;
 import dev.agentbus.events.input.SessionInput;
 import dev.agentbus.events.session.EventEnvelope;
-import dev.agentbus.events.session.SessionEvent.InputRejected;
-import dev.agentbus.events.session.SessionEvent.ToolCallCompleted;
 import dev.agentbus.events.state.SessionState;
-import dev.agentbus.events.state.SessionStatus;
 import dev.agentbus.events.state.ToolCallView;
 import dev.agentbus.gateway.errors.ApiException;
 import dev.agentbus.gateway.sessions.InputSender;
+import dev.agentbus.gateway.sessions.SessionAccess;
 import dev.agentbus.gateway.sessions.SessionDirectory;
+import dev.agentbus.gateway.sessions.UserToolCalls;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
@@ -20,15 +22,13 @@ import io.micronaut.http.annotation.Consumes;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.Post;
+import io.micronaut.http.annotation.Produces;
 import io.micronaut.http.annotation.QueryValue;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 
 import static dev.agentbus.gateway.auth.BearerTokenFilter.userOf;
@@ -43,7 +43,7 @@ import static dev.agentbus.gateway.auth.BearerTokenFilter.userOf;
  */
 @Controller("/api/v1/sessions")
 @ExecuteOn(TaskExecutors.BLOCKING)
-public class TransferController {
+class TransferController {
     static final String NDJSON = "application/x-ndjson";
     private static final int MAX_TITLE_CHARS = 200;
     private static final Duration AWAIT_SESSION = Duration.ofSeconds(10);
@@ -51,10 +51,14 @@ public class TransferController {
     private static final Duration AWAIT_REWIND = Duration.ofSeconds(60);
 
     private final SessionDirectory directory;
+    private final SessionAccess sessions;
+    private final UserToolCalls calls;
     private final InputSender inputs;
 
     public TransferController(SessionDirectory directory, InputSender inputs) {
         this.directory = directory;
+        this.sessions = new SessionAccess(directory);
+        this.calls = new UserToolCalls(directory, inputs);
         this.inputs = inputs;
     }
 
@@ -67,7 +71,7 @@ public class TransferController {
     /** The whole log, one stored envelope per line: the file {@code import} and {@code agentbus replay} read. */
     @Get(value = "/{id}/export", produces = NDJSON)
     public HttpResponse<String> export(String id, HttpRequest<?> request) {
-        owned(id, request);
+        sessions.owned(id, request);
         return HttpResponse.ok(JsonlLog.write(directory.events(id, 0)))
                 .header("Content-Disposition", "attachment; filename=\"" + id + ".jsonl\"");
     }
@@ -78,8 +82,9 @@ public class TransferController {
      */
     @Post(value = "/import", consumes = {NDJSON, "application/jsonl", MediaType.TEXT_PLAIN,
             MediaType.APPLICATION_OCTET_STREAM})
-    public HttpResponse<Map<String, Object>> importLog(@Body @Nullable String body, @QueryValue @Nullable String title,
-                                                       HttpRequest<?> request) throws InterruptedException {
+    @Produces(MediaType.APPLICATION_JSON)
+    public HttpResponse<String> importLog(@Body @Nullable String body, @QueryValue @Nullable String title,
+                                          HttpRequest<?> request) throws InterruptedException {
         List<EventEnvelope> log;
         try {
             log = JsonlLog.read(body);
@@ -94,9 +99,10 @@ public class TransferController {
     /** A new session whose log starts with the source's state at {@code atSeq}; the source is not touched. */
     @Post("/{id}/fork")
     @Consumes(MediaType.APPLICATION_JSON)
-    public HttpResponse<Map<String, Object>> fork(String id, @Body @Nullable ForkRequest body, HttpRequest<?> request)
+    @Produces(MediaType.APPLICATION_JSON)
+    public HttpResponse<String> fork(String id, @Body @Nullable ForkRequest body, HttpRequest<?> request)
             throws InterruptedException {
-        SessionState source = owned(id, request);
+        SessionState source = sessions.owned(id, request);
         if (body == null || body.atSeq() == null) {
             throw ApiException.badRequest("atSeq is required: the seq of " + id + " to fork at (1 to "
                     + source.lastSeq() + ")");
@@ -117,61 +123,46 @@ public class TransferController {
      */
     @Post("/{id}/rewind")
     @Consumes(MediaType.APPLICATION_JSON)
-    public HttpResponse<Map<String, Object>> rewind(String id, @Body @Nullable RewindRequest body,
-                                                    HttpRequest<?> request) throws InterruptedException {
-        SessionState state = owned(id, request);
+    @Produces(MediaType.APPLICATION_JSON)
+    public HttpResponse<String> rewind(String id, @Body @Nullable RewindRequest body, HttpRequest<?> request)
+            throws InterruptedException {
+        SessionState state = sessions.owned(id, request);
         String wanted = body == null || body.checkpoint() == null ? "" : body.checkpoint().strip();
         if (wanted.isEmpty()) {
             throw ApiException.badRequest("checkpoint is required: an id from the checkpoint of one of the "
                     + "session's tool call results");
         }
         String checkpoint = knownCheckpoint(state, wanted);
-        if (state.status() == SessionStatus.RUNNING || state.status() == SessionStatus.WAITING) {
-            throw new ApiException(HttpStatus.CONFLICT, "session " + id + " is " + state.status().name().toLowerCase()
-                    + "; cancel the turn or wait for it to end before rewinding");
+        if (!state.acceptsUserTool()) {
+            throw SessionAccess.busy(state, "cancel the turn or wait for it to end before rewinding");
         }
         String callId = "call_" + UUID.randomUUID();
         String arguments = dev.agentbus.events.Json.mapper().createObjectNode().put("checkpoint", checkpoint)
                 .toString();
-        try (UserToolCalls.Pending pending = UserToolCalls.watch(directory, id, state.lastSeq(), callId)) {
-            pending.inputSent(inputs.send(id, userOf(request),
-                    new SessionInput.RunUserTool(callId, "rewind", arguments)));
-            Optional<EventEnvelope> answer = pending.await(AWAIT_REWIND);
-            if (answer.isEmpty()) {
-                return HttpResponse.accepted().body(Map.of("callId", callId, "status", "pending"));
-            }
-            if (answer.get().event() instanceof InputRejected r) {
-                throw new ApiException(HttpStatus.CONFLICT, "the session rejected the rewind: " + r.reason());
-            }
-            ToolCallCompleted done = (ToolCallCompleted) answer.get().event();
-            if (!done.ok()) {
-                throw ApiException.badRequest(done.error() == null ? "the rewind failed" : done.error());
-            }
-            Map<String, Object> result = new LinkedHashMap<>();
-            result.put("callId", callId);
-            result.put("restored", checkpoint);
-            result.put("output", done.output());
-            result.put("checkpoint", done.checkpoint());
-            result.put("seq", answer.get().seq());
-            return HttpResponse.ok(result);
-        }
+        UserToolCalls.Outcome outcome = calls.run(id, userOf(request),
+                new SessionInput.RunUserTool(callId, "rewind", arguments), AWAIT_REWIND);
+        return switch (outcome) {
+            case UserToolCalls.Outcome.TimedOut t ->
+                    HttpResponse.accepted().body(ApiJson.write(Rewound.pending(callId)));
+            case UserToolCalls.Outcome.Rejected r ->
+                    throw new ApiException(HttpStatus.CONFLICT, "the session rejected the rewind: " + r.reason());
+            case UserToolCalls.Outcome.Completed c when !c.result().ok() -> throw ApiException.badRequest(
+                    c.result().error() == null ? "the rewind failed" : c.result().error());
+            case UserToolCalls.Outcome.Completed c -> HttpResponse.ok(ApiJson.write(
+                    Rewound.done(callId, checkpoint, c.result().output(), c.result().checkpoint(), c.seq())));
+        };
     }
 
     /** Sends the fork and answers once the new session is in the view (201), or after 10 s as pending (202). */
-    private HttpResponse<Map<String, Object>> create(SessionInput.ForkSession fork, HttpRequest<?> request)
+    private HttpResponse<String> create(SessionInput.ForkSession fork, HttpRequest<?> request)
             throws InterruptedException {
         String newId = UUID.randomUUID().toString();
         inputs.send(newId, userOf(request), fork);
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("id", newId);
-        body.put("fromSessionId", fork.fromSessionId());
-        body.put("atSeq", fork.atSeq());
-        body.put("checkpoint", fork.checkpoint());
+        ForkedSession answer = new ForkedSession(newId, fork.fromSessionId(), fork.atSeq(), fork.checkpoint(), null);
         if (directory.awaitSession(newId, AWAIT_SESSION)) {
-            return HttpResponse.created(body);
+            return HttpResponse.created(ApiJson.write(answer));
         }
-        body.put("status", "pending");
-        return HttpResponse.accepted().body(body);
+        return HttpResponse.accepted().body(ApiJson.write(answer.pending()));
     }
 
     /**
@@ -196,11 +187,5 @@ public class TransferController {
         if (title != null && title.strip().length() > MAX_TITLE_CHARS) {
             throw ApiException.badRequest("title is longer than " + MAX_TITLE_CHARS + " characters");
         }
-    }
-
-    /** The session, if it exists and belongs to the caller; 404 otherwise (ids are not to be probed). */
-    private SessionState owned(String id, HttpRequest<?> request) {
-        return directory.state(id).filter(s -> userOf(request).equals(s.userId()))
-                .orElseThrow(() -> ApiException.notFound("no session " + id));
     }
 }

@@ -6,7 +6,7 @@ import dev.agentbus.events.memory.MemoryDocument;
 import java.time.Instant;
 
 /** The rule for changing a memory document: each command gives the next version. Pure. */
-public final class MemoryBook {
+final class MemoryBook {
     private MemoryBook() {
     }
 

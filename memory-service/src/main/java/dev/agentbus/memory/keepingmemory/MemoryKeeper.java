@@ -33,7 +33,7 @@ import java.util.Map;
  * cannot be read is dead-lettered. The current documents come from the compacted topic it writes (read at every
  * assignment, then kept up to date with its own writes): the topic is the store, there is no other.
  */
-public final class MemoryKeeper implements Handler<MemoryCommand>, AutoCloseable {
+final class MemoryKeeper implements Handler<MemoryCommand>, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MemoryKeeper.class);
 
     private final KafkaSettings kafka;

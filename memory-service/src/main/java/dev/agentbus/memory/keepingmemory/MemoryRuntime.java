@@ -10,7 +10,7 @@ import java.time.Clock;
 
 /** Starts the memory keeper with the application context and stops it with it. */
 @Context
-public class MemoryRuntime {
+class MemoryRuntime {
     private final KafkaSettings kafka;
     private MemoryKeeper keeper;
 

@@ -84,7 +84,7 @@ public final class SessionDecider {
                 step.emit(new SessionForked(f.fromSessionId(), f.atSeq(), f.checkpoint(), title, f.state()));
             }
             case RunUserTool t -> {
-                if (state.status() == SessionStatus.RUNNING || state.status() == SessionStatus.WAITING) {
+                if (!state.acceptsUserTool()) {
                     return step.reject("a turn is " + state.status().name().toLowerCase() + "; " + t.name()
                             + " can run once it has ended");
                 }
@@ -102,7 +102,7 @@ public final class SessionDecider {
                 if (m.text() == null || m.text().isBlank()) {
                     return step.reject("the message is empty");
                 }
-                if (state.status() != SessionStatus.IDLE) {
+                if (!state.acceptsMessage()) {
                     return step.reject("a turn is already " + state.status().name().toLowerCase()
                             + "; cancel it or wait for it to end before sending another message");
                 }
@@ -111,7 +111,7 @@ public final class SessionDecider {
                 step.callModel();
             }
             case CancelTurn c -> {
-                if (state.turn() == null) {
+                if (!state.acceptsCancel()) {
                     return step.reject("no turn is running");
                 }
                 step.emit(new TurnEnded(TurnOutcome.CANCELLED, null, "cancelled by the user"));

@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  * A parsed request to wait: from a final answer containing a line {@code WAIT: <ISO-8601 time>: <reason>}
  * (LMAgent's convention), or from the wait tool's arguments. A time without an offset is taken as UTC.
  */
-public record WaitRequest(Instant until, String reason) {
+record WaitRequest(Instant until, String reason) {
     private static final Pattern LINE = Pattern.compile("^\\s*WAIT:\\s*(\\S+?):?(?:\\s+(.*?))?\\s*$");
 
     /** The WAIT line of an answer, if it has one whose time parses. */

@@ -4,6 +4,6 @@ import dev.agentbus.events.memory.MemoryDocument;
 
 /** The user's current memory document, as last read from {@code agentbus.user-memory}. */
 @FunctionalInterface
-public interface MemoryLookup {
+interface MemoryLookup {
     MemoryDocument forUser(String userId);
 }

@@ -54,7 +54,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * as started but unanswered (the previous owner died mid-call). After each commit, {@link SnapshotWriter} writes
  * the snapshots that have become due.
  */
-public final class SessionEngine implements Handler<InputEnvelope>, AutoCloseable {
+final class SessionEngine implements Handler<InputEnvelope>, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SessionEngine.class);
     private static final String GROUP = "agentbus-orchestrator";
 

@@ -23,7 +23,7 @@ import java.time.Duration;
  * context.
  */
 @Context
-public class SandboxRuntime {
+class SandboxRuntime {
     private static final Logger LOG = LoggerFactory.getLogger(SandboxRuntime.class);
 
     private final KafkaSettings kafka;

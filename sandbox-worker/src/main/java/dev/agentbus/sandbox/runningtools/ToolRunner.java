@@ -65,7 +65,7 @@ import java.util.stream.Collectors;
  * fork can start: same partition, so same order), and {@link RedactingToolCalls} over {@link WorkspaceToolCalls}
  * (the tool itself, with secrets masked). The user tool {@code rewind} is a tool like the others.
  */
-public final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
+final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ToolRunner.class);
     private static final String GROUP = "agentbus-sandbox-worker";
     private static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(5);

@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
  * Where a session's files live: {@code <root>/<user id>/<session id>}. One directory per user keeps tenants apart;
  * ids are checked so a crafted id cannot point elsewhere.
  */
-public final class Workspaces {
+final class Workspaces {
     private static final Pattern SAFE_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
 
     private final Path root;

@@ -23,7 +23,7 @@ import java.util.TreeMap;
  * from the log leaves such a variable unset rather than set to the mask: a missing variable fails loudly, a wrong
  * one silently. The agent has to export it again, and sees from the recorded state why.
  */
-public final class ShellStates {
+final class ShellStates {
     /** Kept by the shell itself; recording them would only fight with it on restore. */
     private static final Set<String> SHELL_OWNED = Set.of("PWD", "OLDPWD", "SHLVL", "_");
 

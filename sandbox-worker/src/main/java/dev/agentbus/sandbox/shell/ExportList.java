@@ -9,7 +9,7 @@ import java.util.Map;
  * variable exported but never set (skipped: it has no value to carry over). The same reader takes the
  * double-quoted form that bash in POSIX mode prints.
  */
-public final class ExportList {
+final class ExportList {
     private ExportList() {
     }
 

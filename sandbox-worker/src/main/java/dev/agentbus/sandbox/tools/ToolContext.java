@@ -17,7 +17,7 @@ import java.util.function.Consumer;
  * @param byUser     a person runs the call directly (a user tool), not the model: tools that only people may run
  *                   refuse otherwise, even if the orchestrator let the call through
  */
-public record ToolContext(WorkspacePaths workspace, SandboxSpec spec, SandboxProvider sandboxes,
+record ToolContext(WorkspacePaths workspace, SandboxSpec spec, SandboxProvider sandboxes,
                           Consumer<String> liveOutput, boolean byUser) {
 
     public ToolContext {

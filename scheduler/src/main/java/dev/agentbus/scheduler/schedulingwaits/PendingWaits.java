@@ -12,7 +12,7 @@ import java.util.Map;
  * Which session waits for what, folded from session events: a wait is pending from {@code wait.scheduled.v1}
  * until {@code wait.ended.v1} or the end of its turn. Plain and single-threaded; the caller owns the timers.
  */
-public final class PendingWaits {
+final class PendingWaits {
     /** What folding one event changed: a wait to arm, a wait to disarm, or nothing. */
     public sealed interface Change {
         record Armed(String sessionId, PendingWait pendingWait) implements Change {

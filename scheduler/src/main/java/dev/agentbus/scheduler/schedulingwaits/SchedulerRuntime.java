@@ -10,7 +10,7 @@ import java.time.Clock;
 
 /** Starts the wait scheduler with the application context and stops it with it. */
 @Context
-public class SchedulerRuntime {
+class SchedulerRuntime {
     private final KafkaSettings kafka;
     private WaitScheduler scheduler;
 

@@ -32,7 +32,7 @@ import java.util.concurrent.TimeUnit;
  * polling interval. A wake-up sent twice (say, just before a restart) is harmless: the orchestrator ignores a
  * wake-up for a wait that is no longer pending.
  */
-public final class WaitScheduler implements AutoCloseable {
+final class WaitScheduler implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(WaitScheduler.class);
 
     /** Timers beyond this are armed for this long and re-armed when they fire early (see {@link #fire}). */

@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Queries token analytics: one user's usage by day and model over a range of UTC days (both ends included). */
-public final class TokenAnalytics {
+final class TokenAnalytics {
     /** Usage of one model on one day. */
     public record DayRow(LocalDate day, String model, long modelCalls, long promptTokens, long completionTokens,
                          long totalTokens) {

@@ -33,7 +33,7 @@ import static dev.agentbus.gateway.auth.BearerTokenFilter.userOf;
  */
 @Controller("/api/v1/analytics/tokens")
 @ExecuteOn(TaskExecutors.BLOCKING)
-public class TokenAnalyticsController {
+class TokenAnalyticsController {
     static final int MAX_DAYS = 3660;
 
     private final ReadModelDatabase database;

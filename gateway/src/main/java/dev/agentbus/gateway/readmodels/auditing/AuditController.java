@@ -41,7 +41,7 @@ import static dev.agentbus.gateway.auth.BearerTokenFilter.userOf;
  */
 @Controller("/api/v1/audit")
 @ExecuteOn(TaskExecutors.BLOCKING)
-public class AuditController {
+class AuditController {
     private static final Logger LOG = LoggerFactory.getLogger(AuditController.class);
     public static final String NDJSON = "application/x-ndjson";
     static final int DEFAULT_LIMIT = 100;

@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Queries the audit log: one user's tool calls, filtered, newest first for a page, oldest first for an export. */
-public final class AuditLog {
+final class AuditLog {
 
     /**
      * Which calls: always one user's; the other fields narrow it down when set.

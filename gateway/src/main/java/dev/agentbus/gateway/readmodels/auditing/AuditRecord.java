@@ -13,7 +13,7 @@ import java.time.Instant;
  * @param requestedSeq the seq of the event that asked for the call
  * @param completedSeq the seq of its result, null while it has none
  */
-public record AuditRecord(String sessionId, String callId, String userId, String tool, String arguments,
+record AuditRecord(String sessionId, String callId, String userId, String tool, String arguments,
                           AuditStatus status, boolean byUser, String worker, Instant requestedAt, Instant startedAt,
                           Instant completedAt, Long durationMs, String error, long requestedSeq, Long completedSeq) {
 

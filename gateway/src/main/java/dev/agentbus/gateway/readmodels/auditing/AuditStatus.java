@@ -6,7 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /** Where a tool call is, as the audit log shows it; written in lower case in the table and in JSON. */
-public enum AuditStatus {
+enum AuditStatus {
     /** Asked for (by the model or a person), not yet started. */
     REQUESTED,
     /** A sandbox-worker said it is running it. */

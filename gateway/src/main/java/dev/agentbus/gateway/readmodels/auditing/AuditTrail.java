@@ -33,7 +33,7 @@ import java.util.function.Function;
  * are kept: the sandbox-worker needs them as written, so the log has them unmasked, but the audit log is for
  * reading and exporting. A call's result is applied once; a second one changes nothing (as in the fold).
  */
-public final class AuditTrail {
+final class AuditTrail {
     static final int MAX_ERROR_CHARS = 2000;
 
     private AuditTrail() {

@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
  * there is a database. Without one the gateway works as before and the read-model endpoints answer 503.
  */
 @Factory
-public class ReadModelsFactory {
+class ReadModelsFactory {
     private static final Logger LOG = LoggerFactory.getLogger(ReadModelsFactory.class);
 
     @Singleton

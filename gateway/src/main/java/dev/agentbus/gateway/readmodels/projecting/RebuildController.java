@@ -18,7 +18,7 @@ import io.micronaut.scheduling.annotation.ExecuteOn;
  */
 @Controller("/api/v1/admin/rebuild-projections")
 @ExecuteOn(TaskExecutors.BLOCKING)
-public class RebuildController {
+class RebuildController {
     private final Projector projector;
 
     public RebuildController(Projector projector) {

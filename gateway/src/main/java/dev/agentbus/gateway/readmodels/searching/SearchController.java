@@ -23,7 +23,7 @@ import static dev.agentbus.gateway.auth.BearerTokenFilter.userOf;
 /** {@code GET /api/v1/search?q=…}: full-text search over the caller's own messages (docs/read-models.md). */
 @Controller("/api/v1/search")
 @ExecuteOn(TaskExecutors.BLOCKING)
-public class SearchController {
+class SearchController {
     static final int MAX_QUERY_CHARS = 500;
 
     private final ReadModelDatabase database;

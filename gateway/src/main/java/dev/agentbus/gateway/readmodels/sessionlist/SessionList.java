@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Queries the sessions read model: one user's sessions, most recently updated first, a page at a time. */
-public final class SessionList {
+final class SessionList {
     private SessionList() {
     }
 

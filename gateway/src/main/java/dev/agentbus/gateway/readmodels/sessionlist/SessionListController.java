@@ -25,7 +25,7 @@ import static dev.agentbus.gateway.auth.BearerTokenFilter.userOf;
  */
 @Controller("/api/v1/read-models/sessions")
 @ExecuteOn(TaskExecutors.BLOCKING)
-public class SessionListController {
+class SessionListController {
     static final int DEFAULT_LIMIT = 50;
     static final int MAX_LIMIT = 500;
 

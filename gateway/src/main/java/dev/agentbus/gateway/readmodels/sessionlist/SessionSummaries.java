@@ -31,7 +31,7 @@ import java.time.Instant;
  * it can live in a table row instead of a whole folded state. Like the fold, the switch names every event type, so
  * a new type does not compile until someone says what it does to the list.
  */
-public final class SessionSummaries {
+final class SessionSummaries {
     public static final int PREVIEW_CHARS = 500;
 
     private SessionSummaries() {

@@ -16,7 +16,7 @@ import java.time.Instant;
  *                        characters
  * @param lastMessageRole {@code user} or {@code assistant}
  */
-public record SessionSummary(String sessionId, String userId, String title, SessionStatus status, boolean inTurn,
+record SessionSummary(String sessionId, String userId, String title, SessionStatus status, boolean inTurn,
                              Instant createdAt, Instant updatedAt, long lastSeq, String lastMessage,
                              String lastMessageRole, Instant lastMessageAt, TurnOutcome lastOutcome, String lastModel,
                              int turns, int modelCalls, TokenUsage usage, String forkedFrom) {

@@ -1,31 +1,28 @@
-package dev.agentbus.gateway.files;
+package dev.agentbus.gateway.sessions;
 
-import dev.agentbus.events.input.SessionInput;
+import dev.agentbus.events.input.SessionInput.RunUserTool;
 import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.session.SessionEvent.InputRejected;
 import dev.agentbus.events.session.SessionEvent.ToolCallCompleted;
 import dev.agentbus.events.state.SessionState;
 import dev.agentbus.events.stream.StreamChunk;
-import dev.agentbus.gateway.sessions.InputSender;
-import dev.agentbus.gateway.sessions.SessionDirectory;
 
 import java.time.Duration;
-import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs a sandbox tool for a person and waits for its result: sends {@code run_user_tool.v1} with a call id of its
- * own, then watches the session's log for the {@code tool_call.completed.v1} of that call, or the
- * {@code input.rejected.v1} of that input (a turn started in between). The request is durable once sent: if no
+ * Runs a sandbox tool for a person (upload, download, rewind) and waits for its answer: sends
+ * {@code run_user_tool.v1}, then watches the session's log for the {@code tool_call.completed.v1} of that call, or
+ * the {@code input.rejected.v1} of that input (a turn started in between). The request is durable once sent: if no
  * answer comes in time, the call still runs when a worker gets to it.
  */
 public final class UserToolCalls {
     /** How a person's tool call ended, as far as the gateway waited. */
     public sealed interface Outcome {
-        /** The worker ran it (or refused it); the event says how it went. */
-        record Completed(ToolCallCompleted result) implements Outcome {
+        /** The worker ran it (or refused it); the event says how it went, {@code seq} is where it is in the log. */
+        record Completed(ToolCallCompleted result, long seq) implements Outcome {
         }
 
         /** The orchestrator did not accept the input, for this reason. */
@@ -45,12 +42,12 @@ public final class UserToolCalls {
         this.inputs = inputs;
     }
 
-    public Outcome run(String sessionId, String userId, String tool, String arguments, Duration timeout)
+    public Outcome run(String sessionId, String userId, RunUserTool call, Duration timeout)
             throws InterruptedException {
-        String callId = "user-" + UUID.randomUUID();
         BlockingQueue<EventEnvelope> seen = new LinkedBlockingQueue<>();
         long after = directory.state(sessionId).map(SessionState::lastSeq).orElse(0L);
-        // Subscribed before sending, so the answer cannot slip past between the send and the subscription.
+        // Subscribed before sending, so the answer cannot slip past between the send and the subscription; the
+        // events are queued until the input id is known, so a rejection folded before send() returns is not lost.
         Runnable unsubscribe = directory.subscribe(sessionId, after, new SessionDirectory.Subscriber() {
             @Override
             public void onEvent(EventEnvelope event) {
@@ -59,10 +56,11 @@ public final class UserToolCalls {
 
             @Override
             public void onDelta(StreamChunk chunk) {
+                // live output is not the answer
             }
         });
         try {
-            String inputId = inputs.send(sessionId, userId, new SessionInput.RunUserTool(callId, tool, arguments));
+            String inputId = inputs.send(sessionId, userId, call);
             long deadline = System.nanoTime() + timeout.toNanos();
             while (true) {
                 long left = deadline - System.nanoTime();
@@ -70,8 +68,8 @@ public final class UserToolCalls {
                 if (event == null) {
                     return new Outcome.TimedOut(timeout);
                 }
-                if (event.event() instanceof ToolCallCompleted c && c.callId().equals(callId)) {
-                    return new Outcome.Completed(c);
+                if (event.event() instanceof ToolCallCompleted c && c.callId().equals(call.callId())) {
+                    return new Outcome.Completed(c, event.seq());
                 }
                 if (event.event() instanceof InputRejected r && inputId.equals(r.inputId())) {
                     return new Outcome.Rejected(r.reason());

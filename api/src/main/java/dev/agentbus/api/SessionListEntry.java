@@ -1,0 +1,23 @@
+package dev.agentbus.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.agentbus.events.state.SessionState;
+
+import java.time.Instant;
+
+/**
+ * One session of {@code GET /api/v1/sessions}. Every field is always present; {@code lastOutcome} is null before the
+ * first turn ended.
+ *
+ * @param status      {@code IDLE}, {@code RUNNING} or {@code WAITING}
+ * @param lastOutcome {@code COMPLETED}, {@code CANCELLED}, {@code ITERATION_CAP} or {@code ERROR}
+ */
+@JsonInclude(JsonInclude.Include.ALWAYS)
+public record SessionListEntry(String id, String title, String status, Instant createdAt, Instant updatedAt,
+                               long lastSeq, Usage usage, String lastOutcome) {
+
+    public static SessionListEntry of(SessionState s) {
+        return new SessionListEntry(s.sessionId(), s.title(), s.status().name(), s.createdAt(), s.updatedAt(),
+                s.lastSeq(), Usage.of(s.usage()), s.lastOutcome() == null ? null : s.lastOutcome().name());
+    }
+}

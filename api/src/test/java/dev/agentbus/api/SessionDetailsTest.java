@@ -1,0 +1,67 @@
+package dev.agentbus.api;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentbus.events.Json;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code GET /api/v1/sessions/{id}}: given a folded session, when it is answered, then the documented JSON. */
+class SessionDetailsTest {
+
+    @Test
+    void a_session_whose_turn_ended_is_answered_with_its_conversation_calls_shell_and_fork_origin() throws Exception {
+        String wire = ApiJson.write(SessionDetails.of(Histories.finished()));
+
+        assertThat(GoldenAnswers.pretty(wire)).isEqualTo(GoldenAnswers.load("session-finished.json"));
+    }
+
+    @Test
+    void a_waiting_session_is_answered_with_its_turn_and_the_wait() throws Exception {
+        String wire = ApiJson.write(SessionDetails.of(Histories.waiting()));
+
+        assertThat(GoldenAnswers.pretty(wire)).isEqualTo(GoldenAnswers.load("session-waiting.json"));
+    }
+
+    @Test
+    void fields_without_a_value_are_left_out() throws Exception {
+        var tree = Json.mapper().readTree(ApiJson.write(SessionDetails.of(Histories.waiting())));
+
+        assertThat(tree.has("lastOutcome")).isFalse();
+        assertThat(tree.has("shell")).isFalse();
+        assertThat(tree.get("messages").get(0).has("toolCalls")).isFalse();
+        assertThat(tree.get("toolCalls").get("call_r").has("ok")).isFalse();
+        assertThat(tree.get("turn").has("pendingRequestId")).isFalse();
+    }
+
+    @Test
+    void a_client_reads_the_answer_back_into_the_same_record() throws Exception {
+        SessionDetails sent = SessionDetails.of(Histories.finished());
+
+        SessionDetails read = ApiJson.read(ApiJson.write(sent), SessionDetails.class);
+
+        assertThat(read).isEqualTo(sent);
+        assertThat(read.toolCalls().keySet()).containsExactly("call_w", "call_s", "call_x", "user-1");
+    }
+
+    @Test
+    void a_client_reads_an_answer_from_a_newer_gateway_with_fields_it_does_not_know() throws Exception {
+        ObjectNode newer = (ObjectNode) Json.mapper().readTree(ApiJson.write(SessionDetails.of(Histories.waiting())));
+        newer.put("plan", "step 1 of 3");
+        ((ObjectNode) newer.get("messages").get(0)).put("attachments", 2);
+
+        SessionDetails read = ApiJson.read(newer.toString(), SessionDetails.class);
+
+        assertThat(read.status()).isEqualTo("WAITING");
+        assertThat(read.messages().getFirst().text()).isEqualTo("remind me at ten");
+    }
+
+    @Test
+    void a_message_without_a_kind_is_still_read() throws Exception {
+        SessionDetails read = ApiJson.read("{\"sessionId\":\"s\",\"messages\":[{\"seq\":2,\"text\":\"hi\"}]}",
+                SessionDetails.class);
+
+        assertThat(read.messages().getFirst().kind()).isNull();
+        assertThat(read.messages().getFirst().text()).isEqualTo("hi");
+    }
+}
