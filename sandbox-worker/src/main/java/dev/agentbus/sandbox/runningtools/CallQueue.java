@@ -123,6 +123,19 @@ final class CallQueue implements AutoCloseable {
         return taken.values().stream().anyMatch(s -> partitions.contains(s.partition));
     }
 
+    /** For the log: the calls of these partitions not reported yet, with whether each has started and finished. */
+    String describe(Set<Integer> partitions) {
+        StringBuilder b = new StringBuilder();
+        taken.forEach((key, s) -> {
+            if (partitions.contains(s.partition)) {
+                boolean done = finished.stream().anyMatch(f -> f.call().key().equals(key));
+                b.append(key).append(s.started ? " started" : " not started").append(s.cancelled ? ", given up" : "")
+                        .append(done ? ", finished" : "").append("; ");
+            }
+        });
+        return b.toString();
+    }
+
     /** Waits until a finished call waits to be reported, at most {@code timeout}. */
     void awaitFinished(Duration timeout) throws InterruptedException {
         synchronized (finishes) {

@@ -245,9 +245,15 @@ final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
         Set<Integer> leaving = partitions.stream().map(TopicPartition::partition).collect(Collectors.toSet());
         queue.giveUp(leaving);
         long deadline = System.nanoTime() + REVOKE_WAIT.toNanos();
-        while (queue.holdsCallsOf(leaving) && System.nanoTime() < deadline) {
+        if (queue.holdsCallsOf(leaving)) {
+            LOG.info("partitions {} leave this worker: reporting their calls first: {}", leaving,
+                    queue.describe(leaving));
+        }
+        while (queue.holdsCallsOf(leaving)) {
             loop.inTransaction(this::reportFinished);
-            if (!awaitFinished(Duration.ofNanos(deadline - System.nanoTime()))) {
+            // Checked again before waiting: once the last one is reported there is nothing left to wait for.
+            if (!queue.holdsCallsOf(leaving) || System.nanoTime() >= deadline
+                    || !awaitFinished(Duration.ofNanos(deadline - System.nanoTime()))) {
                 break;
             }
         }

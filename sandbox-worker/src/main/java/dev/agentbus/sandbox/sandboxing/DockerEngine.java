@@ -163,6 +163,66 @@ final class DockerEngine implements AutoCloseable {
         return new DockerShell(execId, stdin, output, frames);
     }
 
+    /**
+     * Ties the container's processes to this worker's life. A killed worker cannot stop what its sandboxes run, and a
+     * container, unlike a bubblewrap sandbox ({@code --die-with-parent}), outlives the client that started it: a
+     * command cut short by a worker crash would run on to its end, and the call reported "interrupted, not re-run"
+     * would in fact have finished. So each container gets one exec that waits on a stdin nobody writes and, at
+     * end-of-file, kills every process in the container but pid 1. When the worker dies the kernel closes its
+     * connection to the engine, the engine closes the exec's stdin, and the sandbox's commands die with the worker.
+     * One process: {@code read} and {@code kill} are built-ins of the image's {@code sh}.
+     */
+    Lifeline tie(String containerId, String user) {
+        String execId = client.execCreateCmd(containerId)
+                .withAttachStdin(true).withAttachStdout(true).withAttachStderr(true)
+                .withUser(user)
+                .withCmd("/bin/sh", "-c", "read -r _; kill -9 -1")
+                .exec().getId();
+        BytePipe stdin = new BytePipe();
+        Lifeline lifeline = new Lifeline(stdin);
+        client.execStartCmd(execId).withStdIn(stdin.source()).exec(lifeline);
+        return lifeline;
+    }
+
+    /** The exec that {@link #tie} leaves waiting in a container. */
+    static final class Lifeline extends ResultCallback.Adapter<Frame> {
+        private final BytePipe stdin;
+        private volatile boolean ended;
+
+        private Lifeline(BytePipe stdin) {
+            this.stdin = stdin;
+        }
+
+        /** False once the exec has ended: a restart of the container, or something inside killed it. */
+        boolean alive() {
+            return !ended;
+        }
+
+        @Override
+        public void onError(Throwable throwable) {
+            ended = true;
+            super.onError(throwable);
+        }
+
+        @Override
+        public void onComplete() {
+            ended = true;
+            super.onComplete();
+        }
+
+        /** Lets go of the container (its end-of-file kills what still runs there). */
+        @Override
+        public void close() {
+            ended = true;
+            stdin.close();
+            try {
+                super.close();
+            } catch (IOException e) {
+                // closing a finished stream
+            }
+        }
+    }
+
     /** Kills every process in the container and starts it again: the workspace stays, {@code /tmp} is new. */
     void restart(String containerId) {
         client.restartContainerCmd(containerId).withTimeout(0).exec();

@@ -25,6 +25,8 @@ final class DockerHost implements SandboxHost {
     private Path workspace;
     /** The workspace was renamed: the container's bind mount names the old path, so a restart must recreate it. */
     private boolean moved;
+    /** Kills the container's processes if this worker dies (see {@link DockerEngine#tie}). */
+    private DockerEngine.Lifeline lifeline;
 
     private DockerHost(DockerEngine engine, SandboxConfig config, String name, String forWhom, String user,
                        String containerId, Path workspace) {
@@ -41,8 +43,10 @@ final class DockerHost implements SandboxHost {
             throws SandboxException {
         String user = WorkspaceOwner.prepare(workspace).user();
         try {
-            return new DockerHost(engine, config, name, forWhom, user,
+            DockerHost host = new DockerHost(engine, config, name, forWhom, user,
                     engine.createSandbox(name, workspace, config, user, forWhom), workspace);
+            host.tie();
+            return host;
         } catch (RuntimeException e) {
             throw new SandboxException("the Docker engine could not start the sandbox container: "
                     + e.getMessage(), e);
@@ -74,6 +78,9 @@ final class DockerHost implements SandboxHost {
     @Override
     public synchronized ShellProcess startShell() throws SandboxException {
         try {
+            if (lifeline == null || !lifeline.alive()) {
+                tie(); // something in the sandbox killed it; a new shell is the moment to tie the container again
+            }
             return engine.attachShell(containerId, user);
         } catch (RuntimeException e) {
             throw new SandboxException("could not start a shell in the sandbox container: " + e.getMessage(), e);
@@ -88,17 +95,28 @@ final class DockerHost implements SandboxHost {
                 containerId = engine.createSandbox(name + "-" + System.nanoTime() % 100000, workspace, config,
                         user, forWhom);
                 moved = false;
-                return;
+            } else {
+                engine.restart(containerId); // the restart also ends the lifeline's exec
             }
-            engine.restart(containerId);
+            tie();
         } catch (RuntimeException e) {
             throw new SandboxException("could not restart the sandbox container: " + e.getMessage(), e);
         }
     }
 
+    private void tie() {
+        if (lifeline != null) {
+            lifeline.close();
+        }
+        lifeline = engine.tie(containerId, user);
+    }
+
     @Override
     public synchronized void close() {
         engine.remove(containerId);
+        if (lifeline != null) {
+            lifeline.close();
+        }
         LOG.debug("sandbox container {} removed", containerId);
     }
 }
