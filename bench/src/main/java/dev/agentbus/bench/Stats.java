@@ -7,7 +7,11 @@ public final class Stats {
     private Stats() {
     }
 
+    /** NaN for an empty sample (a run in which nothing finished), so a report can still be printed. */
     public static double percentile(double[] sample, double p) {
+        if (sample.length == 0) {
+            return Double.NaN;
+        }
         double[] sorted = sample.clone();
         Arrays.sort(sorted);
         int rank = (int) Math.ceil(p / 100.0 * sorted.length);

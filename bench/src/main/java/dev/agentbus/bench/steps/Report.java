@@ -29,8 +29,10 @@ final class Report {
             InProcessLoop.Result floor = floors.get(r.tool());
             String overhead = floor == null || !r.firstToken().isZero() ? "—"
                     : String.format(Locale.ROOT, "%.1f", r.p50() - floor.p50());
-            System.out.printf(Locale.ROOT, "| `%s` | %d | %.1f | %.1f | %.1f | %s | %.2f | %.0f%% | %d |%n",
-                    r.label(), r.sessions(), r.p50(), r.p99(), r.stepsPerSecond(), overhead, r.cpuCores(),
+            System.out.printf(Locale.ROOT, "| `%s` | %s | %.1f | %.1f | %.1f | %s | %.2f | %.0f%% | %d |%n",
+                    r.label(), r.unfinished() == 0 ? Integer.toString(r.sessions())
+                            : r.sessions() + " (" + r.unfinished() + " did not end)",
+                    r.p50(), r.p99(), r.stepsPerSecond(), overhead, r.cpuCores(),
                     r.machineBusy() * 100, r.rssBytes() / (1024 * 1024));
         }
         for (StackRun.Result r : ramp) {
