@@ -57,7 +57,10 @@ final class DockerEngine implements AutoCloseable {
             ZerodepDockerHttpClient http = new ZerodepDockerHttpClient.Builder()
                     .dockerHost(built.getDockerHost())
                     .sslConfig(built.getSSLConfig())
-                    .maxConnections(64)
+                    // Every live sandbox holds two hijacked connections for as long as it lives (its shell and its
+                    // lifeline, see tie): the pool must be far larger than the sandboxes a worker keeps, or a new
+                    // sandbox waits for a connection until it times out.
+                    .maxConnections(4096)
                     .connectionTimeout(Duration.ofSeconds(3))
                     .responseTimeout(Duration.ofSeconds(60))
                     .build();
