@@ -6,8 +6,8 @@ import java.lang.reflect.Proxy;
 /**
  * {@link InterruptHook} on a SIGINT handler ({@code sun.misc.Signal}), so Ctrl-C can run an action without ending the
  * process. Reached by reflection: the class lives in jdk.unsupported, which a JDK may leave out, and a JVM started
- * with {@code -Xrs} refuses the handler; either way {@link #create()} answers null and the caller falls back to the
- * shutdown hook.
+ * with {@code -Xrs} refuses the handler, and a process started with SIGINT ignored never receives it; each way
+ * {@link #create()} answers null and the caller falls back to the shutdown hook.
  *
  * <p>The handler is installed once, on the first arm, and stays. While nothing is armed it does what the JVM's own
  * SIGINT handler does: exit with 130 through the normal shutdown. While something is armed it runs that instead.
@@ -72,7 +72,12 @@ final class SignalInterrupts implements InterruptHook {
                     default -> null;
                 });
         Method handle = signalClass.getMethod("handle", signalClass, handlerClass);
-        handle.invoke(null, signal, handler);
+        Object before = handle.invoke(null, signal, handler);
+        if (before == handlerClass.getField("SIG_IGN").get(null)) {
+            // The process was started with SIGINT ignored (in the background by a shell without job control, or
+            // under nohup). The JVM then keeps it ignored and never calls our handler: there is no Ctrl-C to catch.
+            throw new IllegalStateException("SIGINT is ignored by this process");
+        }
         installed = true;
     }
 

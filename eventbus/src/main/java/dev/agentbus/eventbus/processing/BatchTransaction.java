@@ -80,6 +80,11 @@ final class BatchTransaction implements Outbox {
         }
     }
 
+    /** Whether something was sent, so a transaction is open. */
+    boolean begun() {
+        return begun;
+    }
+
     private void begin() {
         if (!begun) {
             producer.beginTransaction();

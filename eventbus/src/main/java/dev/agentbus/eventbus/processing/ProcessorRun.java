@@ -5,6 +5,7 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
@@ -13,6 +14,7 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
@@ -34,6 +36,9 @@ final class ProcessorRun<T> implements LoopContext {
     private final BooleanSupplier running;
     /** True while the handler works on a batch, whose transaction may be open. */
     private boolean inBatch;
+    /** Records were consumed whose offsets are not committed yet ({@link ProcessorSettings#heldOffsets()}). */
+    private boolean offsetsHeld;
+    private long lastOffsetCommit = System.nanoTime();
 
     ProcessorRun(ProcessorSettings settings, Producer<String, byte[]> producer, Consumer<String, byte[]> consumer,
                  RecordDecoder<T> decoder, Handler<T> handler, BooleanSupplier running) {
@@ -54,7 +59,8 @@ final class ProcessorRun<T> implements LoopContext {
 
     /**
      * One poll and at most one transaction: the records' output, the work of {@link Handler#onIteration}, and the
-     * offsets past every polled record commit together; then the after-commit actions run.
+     * offsets past every polled record commit together (a poll that wrote nothing may hold its offsets for a later
+     * transaction, see {@link ProcessorSettings#heldOffsets()}); then the after-commit actions run.
      */
     void iteration() {
         ConsumerRecords<String, byte[]> records;
@@ -67,12 +73,10 @@ final class ProcessorRun<T> implements LoopContext {
             records = ConsumerRecords.empty(); // TransactionalProcessor.wake(): there is work to write now
         }
         BatchTransaction batch = new BatchTransaction(producer, settings.service());
-        ConsumedOffsets consumed = new ConsumedOffsets();
         List<Decoded<T>> decoded = new ArrayList<>(records.count());
         inBatch = true;
         try {
             for (ConsumerRecord<String, byte[]> record : records) {
-                consumed.consumed(record);
                 T value = decode(record, batch);
                 if (value != null) {
                     decoded.add(new Decoded<>(record, value));
@@ -88,7 +92,44 @@ final class ProcessorRun<T> implements LoopContext {
         } finally {
             inBatch = false;
         }
-        batch.commit(consumed.toCommit(), consumer::groupMetadata);
+        commit(batch, !records.isEmpty());
+    }
+
+    /**
+     * What was sent commits with the consumer's positions on all its partitions: past every record handled so far,
+     * in this batch or in one whose offsets were held. They go with every transaction, also one that consumed
+     * nothing (writes of {@link Handler#onIteration} alone), because they make the group coordinator check our
+     * generation (KIP-447): a member that lost its partitions in a rebalance it has not noticed yet is fenced, and
+     * its transaction aborts, instead of writing next to the partitions' new owner.
+     */
+    private void commit(BatchTransaction batch, boolean consumedAny) {
+        offsetsHeld |= consumedAny;
+        boolean offsetsDue = offsetsHeld
+                && System.nanoTime() - lastOffsetCommit >= settings.heldOffsets().toNanos();
+        if (batch.begun() || offsetsDue) {
+            batch.commit(positions(consumer.assignment()), consumer::groupMetadata);
+            offsetsHeld = false;
+            lastOffsetCommit = System.nanoTime();
+        } else {
+            batch.commit(Map.of(), consumer::groupMetadata);
+        }
+    }
+
+    /** Held offsets of partitions about to leave, committed while this member still owns them. */
+    private void commitHeldOffsets(Collection<TopicPartition> partitions) {
+        if (offsetsHeld && !partitions.isEmpty()) {
+            BatchTransaction own = new BatchTransaction(producer, settings.service());
+            own.commit(positions(partitions), consumer::groupMetadata);
+        }
+    }
+
+    /** Where the consumer is: every record before a position has been handled. */
+    private Map<TopicPartition, OffsetAndMetadata> positions(Collection<TopicPartition> partitions) {
+        Map<TopicPartition, OffsetAndMetadata> at = new HashMap<>();
+        for (TopicPartition tp : partitions) {
+            at.put(tp, new OffsetAndMetadata(position(tp)));
+        }
+        return at;
     }
 
     /** What the decoder reads, or null when the record cannot be read and was dead-lettered or skipped. */
@@ -108,6 +149,7 @@ final class ProcessorRun<T> implements LoopContext {
     /** The processor is closing: the handler's last writes, while the clients are still open. */
     void stop() {
         handler.onStop(this);
+        commitHeldOffsets(consumer.assignment());
     }
 
     @Override
@@ -170,6 +212,7 @@ final class ProcessorRun<T> implements LoopContext {
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
             handler.onRevoked(partitions, ProcessorRun.this);
+            commitHeldOffsets(partitions);
         }
     }
 }

@@ -10,9 +10,19 @@ import java.util.Objects;
  * @param pollTimeout how long a poll waits for records. Work not triggered by a record waits at most this long to
  *                    be written, unless the processor is {@linkplain TransactionalProcessor#wake() woken}
  * @param unreadable  what to do with a record the decoder cannot read
+ * @param heldOffsets how long the offsets of a poll that wrote nothing may wait to be committed, so that they
+ *                    commit with a later transaction instead of one of their own. Zero: every poll commits. Only
+ *                    for a consumer that reads many records it does nothing with and for which reading a record
+ *                    again after a crash changes nothing (the sandbox-worker: its ledger knows every call it took
+ *                    on). On the critical path of each step, a transaction for offsets alone held up the next poll.
  */
 public record ProcessorSettings(String name, String service, String topic, Duration pollTimeout,
-                                Unreadable unreadable) {
+                                Unreadable unreadable, Duration heldOffsets) {
+
+    /** Every poll commits its offsets. */
+    public ProcessorSettings(String name, String service, String topic, Duration pollTimeout, Unreadable unreadable) {
+        this(name, service, topic, pollTimeout, unreadable, Duration.ZERO);
+    }
 
     /** What a record the decoder cannot read is to its consumer. */
     public enum Unreadable {
@@ -32,6 +42,9 @@ public record ProcessorSettings(String name, String service, String topic, Durat
         Objects.requireNonNull(unreadable, "unreadable");
         if (pollTimeout == null || pollTimeout.isNegative() || pollTimeout.isZero()) {
             throw new IllegalArgumentException("the poll time-out must be positive, not " + pollTimeout);
+        }
+        if (heldOffsets == null || heldOffsets.isNegative()) {
+            throw new IllegalArgumentException("held offsets wait zero or more, not " + heldOffsets);
         }
     }
 }

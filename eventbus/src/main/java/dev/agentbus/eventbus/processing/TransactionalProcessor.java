@@ -18,7 +18,8 @@ import org.apache.kafka.clients.producer.Producer;
  *       work of {@link Handler#onIteration} (writes not caused by a record);</li>
  *   <li>what was sent and the offsets past every polled record commit in ONE transaction: all of it becomes visible
  *       or none of it, so a crash can neither lose a record nor act on it twice. No transaction is opened when there
- *       is nothing to send and nothing was consumed;</li>
+ *       is nothing to send and nothing was consumed, or when only offsets are due and the settings let them wait for
+ *       a later transaction ({@link ProcessorSettings#heldOffsets()});</li>
  *   <li>the after-commit actions the handler registered run (the effects: a model call, a tool call).</li>
  * </ol>
  * A failure — a fenced producer, a broker gone, a handler that throws — aborts the transaction and ends the run; the

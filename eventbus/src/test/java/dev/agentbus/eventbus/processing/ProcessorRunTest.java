@@ -105,9 +105,13 @@ class ProcessorRunTest {
     }
 
     ProcessorRun<String> run(ProcessorSettings.Unreadable unreadable) {
+        return run(unreadable, Duration.ZERO);
+    }
+
+    ProcessorRun<String> run(ProcessorSettings.Unreadable unreadable, Duration heldOffsets) {
         ProcessorRun<String> run = new ProcessorRun<>(new ProcessorSettings("test-loop", "test-service", IN,
-                Duration.ofMillis(10), unreadable), producer, consumer, ProcessorRunTest::decode, handler,
-                running::get);
+                Duration.ofMillis(10), unreadable, heldOffsets), producer, consumer, ProcessorRunTest::decode,
+                handler, running::get);
         run.start();
         consumer.rebalance(List.of(P0, P1));
         consumer.updateBeginningOffsets(Map.of(P0, 0L, P1, 0L));
@@ -243,6 +247,66 @@ class ProcessorRunTest {
         run.iteration();
 
         assertThat(committedOutput()).containsExactly("reported");
+    }
+
+    @Test
+    void writes_with_nothing_consumed_commit_the_positions_too_so_a_member_that_lost_its_partitions_is_fenced() {
+        ProcessorRun<String> run = run(ProcessorSettings.Unreadable.DEAD_LETTER);
+        arrive(P0, 0, "a");
+        run.iteration();
+        handler.eachIteration = (out, loop) -> out.send(new ProducerRecord<>("test-out", "k", bytes("answered")));
+        consumer.wakeup();
+
+        run.iteration();
+
+        assertThat(committedOutput()).containsExactly("a!", "answered");
+        assertThat(producer.commitCount()).isEqualTo(2);
+        // the same offsets again: nothing moves, but the group coordinator checks the generation they carry
+        assertThat(lastCommittedOffsets()).containsExactlyInAnyOrderEntriesOf(Map.of(
+                P0, new OffsetAndMetadata(1), P1, new OffsetAndMetadata(0)));
+    }
+
+    @Test
+    void held_offsets_open_no_transaction_of_their_own_and_commit_with_the_next_one() {
+        ProcessorRun<String> run = run(ProcessorSettings.Unreadable.SKIP, Duration.ofHours(1));
+        arrive(P0, 0, "poison"); // read, nothing written
+
+        run.iteration();
+
+        assertThat(producer.commitCount()).isZero();
+        assertThat(producer.transactionInFlight()).isFalse();
+
+        arrive(P1, 0, "a");
+        run.iteration();
+
+        assertThat(producer.commitCount()).isEqualTo(1);
+        assertThat(lastCommittedOffsets()).containsExactlyInAnyOrderEntriesOf(Map.of(
+                P0, new OffsetAndMetadata(1), P1, new OffsetAndMetadata(1)));
+    }
+
+    @Test
+    void held_offsets_commit_once_they_have_waited_long_enough() {
+        ProcessorRun<String> run = run(ProcessorSettings.Unreadable.SKIP, Duration.ofNanos(1));
+        arrive(P0, 0, "poison");
+
+        run.iteration();
+
+        assertThat(producer.commitCount()).isEqualTo(1);
+        assertThat(lastCommittedOffsets()).containsEntry(P0, new OffsetAndMetadata(1));
+    }
+
+    @Test
+    void held_offsets_of_partitions_that_leave_commit_before_they_go() {
+        ProcessorRun<String> run = run(ProcessorSettings.Unreadable.SKIP, Duration.ofHours(1));
+        arrive(P0, 0, "poison");
+        arrive(P0, 1, "poison");
+        run.iteration();
+        assertThat(producer.commitCount()).isZero();
+
+        consumer.rebalance(List.of(P1));
+
+        assertThat(producer.commitCount()).isEqualTo(1);
+        assertThat(lastCommittedOffsets()).containsEntry(P0, new OffsetAndMetadata(2));
     }
 
     @Test

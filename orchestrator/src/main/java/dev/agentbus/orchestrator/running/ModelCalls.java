@@ -17,7 +17,6 @@ import dev.agentbus.modelclient.ModelReply;
 import dev.agentbus.orchestrator.prompting.PromptBuilder;
 import io.opentelemetry.api.trace.SpanContext;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,11 +28,15 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * Runs the "call the model" effect on virtual threads. The outcome is not recorded here: it is sent back as an
- * input ({@code record_model_result.v1} or {@code record_model_failure.v1}) and the engine records it, in order,
- * in its transaction. So a crash between the model's answer and its recording loses nothing but the call, which
- * may be made again (it has no side effects); a recorded answer is never asked for again (invariant 3).
- * Token deltas go to the stream topic as they come (invariant 5).
+ * Runs the "call the model" effect on virtual threads. The outcome is not recorded here: it is handed to the
+ * {@link SessionEngine} as an input ({@code record_model_result.v1} or {@code record_model_failure.v1}), which records
+ * it, in order with the session's other inputs, in its next transaction. So a crash between the model's answer and
+ * its recording loses nothing but the call, which is made again (it has no side effects); a recorded answer is never
+ * asked for again (invariant 3). Token deltas go to the stream topic as they come (invariant 5).
+ *
+ * <p>The answer is handed over in memory, not through {@code agentbus.session-inputs}: the call was started by this
+ * engine, for a partition it owns, and its answer goes back to the same engine. A round trip through Kafka (a send, a
+ * fetch, a poll) added about 10 ms to every step and made the answer no more durable: it is durable once recorded.
  */
 final class ModelCalls implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ModelCalls.class);
@@ -41,14 +44,21 @@ final class ModelCalls implements AutoCloseable {
     private final ModelClient client;
     private final PromptBuilder prompts;
     private final KafkaProducer<String, byte[]> producer;
+    private final Answers answers;
     private final Clock clock;
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
     private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
 
-    ModelCalls(KafkaSettings kafka, ModelClient client, PromptBuilder prompts, Clock clock) {
+    /** Where an answered call goes: the engine, which records it. Called on the call's thread. */
+    interface Answers {
+        void answered(InputEnvelope outcome, SpanContext trace);
+    }
+
+    ModelCalls(KafkaSettings kafka, ModelClient client, PromptBuilder prompts, Clock clock, Answers answers) {
         this.client = client;
         this.prompts = prompts;
         this.clock = clock;
+        this.answers = answers;
         this.producer = new KafkaProducer<>(kafka.producer("orchestrator-effects"));
     }
 
@@ -97,27 +107,9 @@ final class ModelCalls implements AutoCloseable {
             LOG.error("model call {} of session {} failed unexpectedly", requestId, sessionId, e);
             outcome = new RecordModelFailure(requestId, "unexpected error: " + e);
         }
-        InputEnvelope input = new InputEnvelope(UUID.randomUUID().toString(), sessionId, clock.instant(), requestId,
-                state.userId(), outcome);
-        ProducerRecord<String, byte[]> record = Records.input(input, "orchestrator", trace);
-        // The answer is worth keeping: retry while Kafka is away rather than leave the session waiting forever.
-        for (int attempt = 1; !threads.isShutdown(); attempt++) {
-            try {
-                producer.send(record).get();
-                return;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            } catch (Exception e) {
-                LOG.error("could not send the outcome of model call {} (attempt {}), retrying: {}", requestId,
-                        attempt, e.toString());
-                try {
-                    Thread.sleep(Math.min(30_000, 1000L * attempt));
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
+        if (!threads.isShutdown()) {
+            answers.answered(new InputEnvelope(UUID.randomUUID().toString(), sessionId, clock.instant(), requestId,
+                    state.userId(), outcome), trace);
         }
     }
 

@@ -52,8 +52,8 @@ public class OrchestratorRuntime {
             throw new IllegalStateException("could not read " + Topics.USER_MEMORY.name() + " within 60 s");
         }
         client = new ModelClient(llm.modelSettings());
-        ModelCalls calls = new ModelCalls(kafka, client, new PromptBuilder(systemPrompt), Clock.systemUTC());
-        engine = new SessionEngine(kafka, calls,
+        PromptBuilder prompts = new PromptBuilder(systemPrompt);
+        engine = new SessionEngine(kafka, answers -> new ModelCalls(kafka, client, prompts, Clock.systemUTC(), answers),
                 userId -> memory.get(userId).orElse(MemoryDocument.empty(userId)), Clock.systemUTC(), maxIterations,
                 snapshotEvery);
         engine.start();

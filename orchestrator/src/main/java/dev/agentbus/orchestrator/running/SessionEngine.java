@@ -36,8 +36,12 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Function;
 
 /**
  * The orchestrator's consume-decide-produce loop, the only writer of {@code agentbus.session-events} (invariant 1).
@@ -45,14 +49,19 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>It is the {@link Handler} of a {@link TransactionalProcessor} on {@code agentbus.session-inputs}: for each batch
  * of inputs it asks the {@link SessionDecider} what each input means and appends the resulting events with the next
  * {@code seq}; the processor commits them with the consumed input offsets in one Kafka transaction. Either all of it
- * becomes visible or none of it does, so a crash can neither lose an input nor record it twice. Effects (model calls)
- * start only after the commit. An input that cannot be read, has no user, or that the decider fails on is
+ * becomes visible or none of it does, so a crash can neither lose an input nor record it twice. A model call starts
+ * while that transaction commits (it has no side effects, and its answer can only be recorded after). An input that cannot be read, has no user, or that the decider fails on is
  * dead-lettered with the reason, so one bad input never stops a partition.
  *
  * <p>When it is given a partition it rebuilds that partition's states ({@link SessionLogLoader}: the latest
  * snapshots plus the events after them), processes the input backlog, and then restarts any model call the log shows
  * as started but unanswered (the previous owner died mid-call). After each commit, {@link SnapshotWriter} writes
  * the snapshots that have become due.
+ *
+ * <p>A model call's answer comes back from {@link ModelCalls} in memory: it wakes the loop and is decided like any
+ * input, in the next transaction. An answer for a session whose partition this engine no longer owns is dropped (the
+ * new owner calls the model again). Such a transaction also commits the consumer's positions, so a zombie engine that
+ * lost its partitions in a rebalance it has not seen yet is fenced by the group coordinator and writes nothing.
  */
 final class SessionEngine implements Handler<InputEnvelope>, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SessionEngine.class);
@@ -69,10 +78,18 @@ final class SessionEngine implements Handler<InputEnvelope>, AutoCloseable {
     private final Map<Integer, Map<String, SessionState>> states = new ConcurrentHashMap<>();
     /** Input offsets a newly assigned partition must reach before unanswered model calls are restarted. */
     private final Map<Integer, Long> recovering = new HashMap<>();
+    /** Model answers not yet recorded, handed over by the calls' threads. */
+    private final Queue<Answer> answers = new ConcurrentLinkedQueue<>();
+    /** The request ids of {@link #answers}: answered, so not to be called again while they wait to be recorded. */
+    private final Set<String> answeredRequests = ConcurrentHashMap.newKeySet();
 
-    SessionEngine(KafkaSettings kafka, ModelCalls modelCalls, MemoryLookup memory, Clock clock, int maxIterations,
-                  int snapshotEvery) {
-        this.modelCalls = modelCalls;
+    private record Answer(InputEnvelope input, SpanContext trace) {
+    }
+
+    /** @param modelCalls makes the model calls, given where their answers go */
+    SessionEngine(KafkaSettings kafka, Function<ModelCalls.Answers, ModelCalls> modelCalls, MemoryLookup memory,
+                  Clock clock, int maxIterations, int snapshotEvery) {
+        this.modelCalls = modelCalls.apply(this::answered);
         this.memory = memory;
         this.clock = clock;
         this.maxIterations = maxIterations;
@@ -90,6 +107,13 @@ final class SessionEngine implements Handler<InputEnvelope>, AutoCloseable {
         processor.start();
     }
 
+    /** On a model call's thread: the answer waits for the loop, which is woken to record it now. */
+    private void answered(InputEnvelope outcome, SpanContext trace) {
+        answeredRequests.add(outcome.causationId());
+        answers.add(new Answer(outcome, trace));
+        processor.wake();
+    }
+
     /** An input envelope keyed by its own session (invariant 7); anything else cannot be placed and is parked. */
     private static InputEnvelope decode(ConsumerRecord<String, byte[]> r) {
         InputEnvelope input = EventCodec.decodeInput(r.value());
@@ -103,6 +127,8 @@ final class SessionEngine implements Handler<InputEnvelope>, AutoCloseable {
     /** A new run of the loop: states are folded afresh from the log as partitions are assigned. */
     @Override
     public void onStart() {
+        answers.clear();
+        answeredRequests.clear();
         states.clear();
         recovering.clear();
         snapshots.forgetAll();
@@ -116,26 +142,29 @@ final class SessionEngine implements Handler<InputEnvelope>, AutoCloseable {
     public void handle(List<Decoded<InputEnvelope>> records, Outbox out, LoopContext loop) {
         List<SnapshotWriter.Sent> sent = new ArrayList<>();
         for (Decoded<InputEnvelope> d : records) {
-            handle(d.record(), d.value(), out, sent);
+            handle(d.record().partition(), d.value(), TraceHeaders.continueFrom(d.record().headers()), out, sent,
+                    reason -> out.deadLetter(d.record(), reason));
         }
         // The snapshot writer learns each event's offset from its send, once the transaction has committed.
         out.afterCommit(() -> snapshots.afterCommit(loop.producer(), sent, states));
     }
 
-    private void handle(ConsumerRecord<String, byte[]> r, InputEnvelope input, Outbox out,
-                        List<SnapshotWriter.Sent> sent) {
-        Map<String, SessionState> partition = partitionStates(r.partition());
+    /**
+     * @param park what to do with an input that cannot be decided: a consumed record is dead-lettered with the reason
+     */
+    private void handle(int partitionNumber, InputEnvelope input, SpanContext trace, Outbox out,
+                        List<SnapshotWriter.Sent> sent, java.util.function.Consumer<String> park) {
+        Map<String, SessionState> partition = partitionStates(partitionNumber);
         SessionState state = partition.getOrDefault(input.sessionId(), SessionState.initial(input.sessionId()));
         String userId = state.userId() != null ? state.userId() : input.userId();
         if (userId == null) {
-            out.deadLetter(r, "input has no userId and its session has none");
+            park.accept("input has no userId and its session has none");
             return;
         }
         Instant now = clock.instant();
         Decision decision;
         List<EventEnvelope> envelopes = new ArrayList<>();
         List<ProducerRecord<String, byte[]>> records = new ArrayList<>();
-        SpanContext trace = TraceHeaders.continueFrom(r.headers());
         try {
             decision = decider.decide(state, input,
                     new DecisionContext(now, maxIterations, memory.forUser(userId), () -> UUID.randomUUID().toString()));
@@ -149,7 +178,7 @@ final class SessionEngine implements Handler<InputEnvelope>, AutoCloseable {
         } catch (RuntimeException e) {
             // A bug or an input the decider cannot handle must not stop the partition: park it with the reason.
             LOG.error("input {} of session {} could not be decided", input.id(), input.sessionId(), e);
-            out.deadLetter(r, "could not be decided: " + e);
+            park.accept("could not be decided: " + e);
             return;
         }
         if (decision.ignoredBecause() != null) {
@@ -163,7 +192,11 @@ final class SessionEngine implements Handler<InputEnvelope>, AutoCloseable {
         partition.put(input.sessionId(), after);
         for (Effect effect : decision.effects()) {
             switch (effect) {
-                case Effect.CallModel call -> out.afterCommit(() -> modelCalls.start(call.requestId(), after, trace));
+                // Made at once, while the transaction that records model_call.started commits, not after it: a
+                // model call has no side effects, and its answer is recorded only in a later transaction, which
+                // cannot commit before this one. If this one fails, the run ends and the answer finds no call
+                // awaiting it in the log (invariant 3: a call not recorded may be made again).
+                case Effect.CallModel call -> modelCalls.start(call.requestId(), after, trace);
             }
         }
     }
@@ -171,7 +204,45 @@ final class SessionEngine implements Handler<InputEnvelope>, AutoCloseable {
     /** Every iteration, after the batch: a partition taken over whose backlog is now processed resumes its calls. */
     @Override
     public void onIteration(Outbox out, LoopContext loop) {
+        recordAnswers(out, loop);
         resumeUnansweredModelCalls(out, loop);
+    }
+
+    /** The model answers that came back since the last iteration, decided in this batch's transaction. */
+    private void recordAnswers(Outbox out, LoopContext loop) {
+        if (answers.isEmpty()) {
+            return;
+        }
+        List<SnapshotWriter.Sent> sent = new ArrayList<>();
+        List<String> recorded = new ArrayList<>();
+        for (Answer a = answers.poll(); a != null; a = answers.poll()) {
+            InputEnvelope input = a.input();
+            recorded.add(input.causationId());
+            Integer partition = ownerPartition(input.sessionId());
+            if (partition == null) {
+                // Taken away meanwhile: the new owner finds the call unanswered in the log and makes it again.
+                LOG.debug("answer {} of session {} dropped: its partition is no longer here", input.causationId(),
+                        input.sessionId());
+                continue;
+            }
+            handle(partition, input, a.trace(), out, sent, reason -> LOG.error(
+                    "model answer {} of session {} could not be recorded: {}", input.causationId(),
+                    input.sessionId(), reason));
+        }
+        out.afterCommit(() -> {
+            recorded.forEach(answeredRequests::remove);
+            snapshots.afterCommit(loop.producer(), sent, states);
+        });
+    }
+
+    /** The partition of this engine that holds the session, or null when none does. */
+    private Integer ownerPartition(String sessionId) {
+        for (Map.Entry<Integer, Map<String, SessionState>> p : states.entrySet()) {
+            if (p.getValue().containsKey(sessionId)) {
+                return p.getKey();
+            }
+        }
+        return null;
     }
 
     /**
@@ -194,7 +265,8 @@ final class SessionEngine implements Handler<InputEnvelope>, AutoCloseable {
             out.afterCommit(() -> {
                 for (SessionState s : taken) {
                     String pending = s.turn() == null ? null : s.turn().pendingRequestId();
-                    if (pending != null && !modelCalls.isInFlight(pending)) {
+                    if (pending != null && !modelCalls.isInFlight(pending)
+                            && !answeredRequests.contains(pending)) {
                         LOG.info("session {}: model call {} was started but never answered; calling again",
                                 s.sessionId(), pending);
                         modelCalls.start(pending, s, TraceHeaders.newTrace());

@@ -112,9 +112,9 @@ class SnapshottingEngineIT {
 
     private SessionEngine engine() {
         ModelClient client = new ModelClient(ModelSettings.of(model.baseUrl(), model.modelName()));
-        ModelCalls calls = new ModelCalls(topics.kafka, client, new PromptBuilder(""), Clock.systemUTC());
-        SessionEngine engine = new SessionEngine(topics.kafka, calls, MemoryDocument::empty, Clock.systemUTC(), 10,
-                EVERY);
+        SessionEngine engine = new SessionEngine(topics.kafka,
+                answers -> new ModelCalls(topics.kafka, client, new PromptBuilder(""), Clock.systemUTC(), answers),
+                MemoryDocument::empty, Clock.systemUTC(), 10, EVERY);
         engine.start();
         running.add(engine);
         running.add(client);

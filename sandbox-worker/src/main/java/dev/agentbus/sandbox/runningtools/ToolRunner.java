@@ -71,6 +71,11 @@ final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
     private static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(5);
     /** Longer than the longest shell command (120 s), shorter than the consumer's max.poll.interval.ms (300 s). */
     private static final Duration REVOKE_WAIT = Duration.ofSeconds(150);
+    /**
+     * Most session events are not tool requests, and reading one again after a crash changes nothing (the ledger
+     * knows every call taken on), so their offsets wait for the next transaction rather than cost one of their own.
+     */
+    private static final Duration HELD_OFFSETS = Duration.ofSeconds(1);
 
     private final ToolExecutor executor;
     private final ToolCalls tools;
@@ -110,7 +115,7 @@ final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
         // The session log is the orchestrator's input to dead-letter, not ours: an unreadable event is skipped here.
         this.processor = new TransactionalProcessor<>(
                 new ProcessorSettings("sandbox-runner", "sandbox-worker", Topics.SESSION_EVENTS.name(),
-                        Duration.ofMillis(50), ProcessorSettings.Unreadable.SKIP),
+                        Duration.ofMillis(50), ProcessorSettings.Unreadable.SKIP, HELD_OFFSETS),
                 Clients.kafka(kafka.transactionalProducer("sandbox-worker"), kafka.consumer(GROUP, "sandbox-worker")),
                 (ConsumerRecord<String, byte[]> r) -> EventCodec.decodeEvent(r.value()), this);
     }
