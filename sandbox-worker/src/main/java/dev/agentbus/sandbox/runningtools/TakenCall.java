@@ -5,7 +5,8 @@ import dev.agentbus.events.session.SessionEvent.ToolCallRequested;
 import io.opentelemetry.api.trace.SpanContext;
 
 /**
- * A tool call this worker took on: its STARTED is committed, so it runs here and nowhere else.
+ * A tool call this worker took on: its STARTED is committed, so it runs here and nowhere else (a tool that only
+ * reads needs none, see ToolRunner#takeOn).
  *
  * @param cause     the {@code tool_call.requested.v1} event
  * @param partition the session-events partition it came from, the unit a worker owns

@@ -73,7 +73,16 @@ final class ToolLedger {
                 workerId, clock.instant(), call.partition(), call.userId(), call.cause().id()));
     }
 
-    /** FINISHED for a call this worker ran (or gave up). */
+    /**
+     * Notes a call taken on without writing STARTED (a tool that only reads, see ToolRunner#takeOn): known here, so
+     * this worker does not take it on twice, and never reported interrupted, since nothing says it started.
+     */
+    void takenOnUnrecorded(TakenCall call) {
+        note(new ToolLedgerEntry(call.request().callId(), call.sessionId(), ToolLedgerEntry.State.FINISHED,
+                workerId, clock.instant(), call.partition(), call.userId(), call.cause().id()));
+    }
+
+        /** FINISHED for a call this worker ran (or gave up). */
     ProducerRecord<String, byte[]> finished(TakenCall call) {
         return note(new ToolLedgerEntry(call.request().callId(), call.sessionId(), ToolLedgerEntry.State.FINISHED,
                 workerId, clock.instant(), call.partition(), call.userId(), call.cause().id()));

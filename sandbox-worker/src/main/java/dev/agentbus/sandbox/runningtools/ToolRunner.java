@@ -35,6 +35,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -50,7 +51,8 @@ import java.util.stream.Collectors;
  * write happens on the loop's thread, in the transaction of a poll batch:
  * <ol>
  *   <li>for each new request of the batch: the ledger entry STARTED and {@code mark_tool_call_started.v1}, committed
- *       with the consumed offsets past the requests — only then is the call queued ({@link CallQueue});</li>
+ *       with the consumed offsets past the requests — only then is the call queued ({@link CallQueue}). A tool that
+ *       only reads needs no STARTED and is queued at once (see {@link #takeOn});</li>
  *   <li>for each call that finished meanwhile: {@code record_tool_result.v1} and the ledger entry FINISHED. A call
  *       that finishes wakes the loop, so its result does not wait for the poll's time-out.</li>
  * </ol>
@@ -137,6 +139,7 @@ final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
 
     @Override
     public void handle(List<Decoded<EventEnvelope>> records, Outbox out, LoopContext loop) {
+        Set<String> waitingForCommit = new HashSet<>();
         for (Decoded<EventEnvelope> d : records) {
             EventEnvelope envelope = d.value();
             if (envelope.event() instanceof SessionForked fork) {
@@ -145,9 +148,10 @@ final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
                 history.startFork(envelope.userId(), envelope.sessionId(), fork);
             }
             if (envelope.event() instanceof ToolCallRequested call && runsHere(call.name())
-                    && !ledger.knows(envelope.sessionId(), call.callId())) {
+                    && !ledger.knows(envelope.sessionId(), call.callId())
+                    && !queue.holds(ToolLedger.key(envelope.sessionId(), call.callId()))) {
                 takeOn(new TakenCall(envelope, call, d.record().partition(),
-                        TraceHeaders.continueFrom(d.record().headers())), out);
+                        TraceHeaders.continueFrom(d.record().headers())), out, waitingForCommit);
             }
         }
     }
@@ -156,15 +160,39 @@ final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
         return ToolExecutor.TOOL_NAMES.contains(toolName);
     }
 
-    /** STARTED and "started" in the batch's transaction; the call is queued only once they are committed. */
-    private void takeOn(TakenCall call, Outbox out) {
+    /** The tools that change nothing (no files, no processes): running one again repeats no side effect. */
+    private static boolean onlyReads(TakenCall call) {
+        return !Checkpoints.mayChangeFiles(call.request().name());
+    }
+
+    /**
+     * STARTED and "started" in the batch's transaction; the call is queued only once they are committed.
+     *
+     * <p>A tool that only reads ({@link #onlyReads}) has no side effect that running it twice could repeat, so it
+     * needs no STARTED: it is queued at once, and its "started" goes with its result, in one transaction. That takes
+     * a transaction and a hop through the orchestrator off each such step. If this worker dies while it runs, the
+     * next owner runs it again (nothing was written) rather than reporting it interrupted; if the request is seen
+     * twice, the orchestrator records the first result and ignores the second.
+     */
+    private void takeOn(TakenCall call, Outbox out, Set<String> waitingForCommit) {
+        Runnable queueIt = () -> {
+            sessionsHere.put(call.sessionId(), new SessionHere(call.userId(), call.partition()));
+            queue.submit(call);
+        };
+        if (onlyReads(call)) {
+            ledger.takenOnUnrecorded(call);
+            if (waitingForCommit.contains(call.sessionId())) {
+                out.afterCommit(queueIt); // behind an earlier call of its session that waits for its STARTED
+            } else {
+                queueIt.run();
+            }
+            return;
+        }
         out.send(ledger.started(call));
         out.send(input(call.sessionId(), call.userId(), call.cause().id(),
                 new SessionInput.MarkToolCallStarted(call.request().callId(), workerId), call.trace()));
-        out.afterCommit(() -> {
-            sessionsHere.put(call.sessionId(), new SessionHere(call.userId(), call.partition()));
-            queue.submit(call);
-        });
+        waitingForCommit.add(call.sessionId());
+        out.afterCommit(queueIt);
     }
 
     /** On a virtual thread of the {@link CallQueue}: the tool, then the checkpoint. */
@@ -205,6 +233,11 @@ final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
         for (FinishedCall f : done) {
             ToolOutcome o = f.outcome();
             TakenCall call = f.call();
+            if (onlyReads(call) && !f.notRun()) {
+                // its "started" was not sent when it was taken on (see takeOn); before the result, as for any call
+                out.send(input(call.sessionId(), call.userId(), call.cause().id(),
+                        new SessionInput.MarkToolCallStarted(call.request().callId(), workerId), call.trace()));
+            }
             out.send(input(call.sessionId(), call.userId(), call.cause().id(),
                     new SessionInput.RecordToolResult(call.request().callId(), o.ok(), o.output(), o.error(), o.diff(),
                             o.truncated(), f.durationMs(), f.notRun(), o.shell(), f.checkpoint(), o.refusal()),

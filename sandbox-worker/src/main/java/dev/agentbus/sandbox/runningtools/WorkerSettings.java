@@ -34,7 +34,7 @@ record WorkerSettings(
         @Bindable(defaultValue = "0.9") double cpus,
         @Bindable(defaultValue = "false") boolean network,
         @Bindable(defaultValue = "900") long idleTimeoutSeconds,
-        @Bindable(defaultValue = "0") int poolSize,
+        @Bindable(defaultValue = "2") int poolSize,
         @Bindable(defaultValue = "session") String scope,
         @Bindable(defaultValue = "") String blockedCommands,
         @Bindable(defaultValue = "true") boolean workspaceOnlyPaths,

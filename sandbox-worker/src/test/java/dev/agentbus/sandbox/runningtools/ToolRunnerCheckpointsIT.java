@@ -6,7 +6,9 @@ import dev.agentbus.eventbus.KafkaSettings;
 import dev.agentbus.eventbus.TopicAdmin;
 import dev.agentbus.events.codec.EventCodec;
 import dev.agentbus.events.input.InputEnvelope;
+import dev.agentbus.events.input.SessionInput.MarkToolCallStarted;
 import dev.agentbus.events.input.SessionInput.RecordToolResult;
+import dev.agentbus.events.ledger.ToolLedgerEntry;
 import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.session.SessionEvent;
 import dev.agentbus.events.session.SessionEvent.SessionForked;
@@ -31,6 +33,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +56,8 @@ class ToolRunnerCheckpointsIT {
     static KafkaConsumer<String, byte[]> inputs;
     static Workspaces workspaces;
     static final Map<String, RecordToolResult> results = new HashMap<>();
+    /** Every input the runner wrote, in log order: "started <call>" or "result <call>". */
+    static final List<String> written = new ArrayList<>();
     static final AtomicLong seqs = new AtomicLong();
 
     @BeforeAll
@@ -103,6 +108,9 @@ class ToolRunnerCheckpointsIT {
                 InputEnvelope in = EventCodec.decodeInput(r.value());
                 if (in.input() instanceof RecordToolResult result) {
                     results.put(result.callId(), result);
+                    written.add("result " + result.callId());
+                } else if (in.input() instanceof MarkToolCallStarted started) {
+                    written.add("started " + started.callId());
                 }
             }
         }
@@ -145,6 +153,44 @@ class ToolRunnerCheckpointsIT {
         assertThat(byModel.ok()).isFalse();
         assertThat(byModel.error()).contains("only be run by a person");
         assertThat(workspaces.forSession("alice", "s1").resolve("a.txt")).hasContent("one");
+    }
+
+    @Test
+    void a_call_that_only_reads_is_started_and_answered_in_one_transaction_with_no_started_entry() throws Exception {
+        append("carol", "s3", new ToolCallRequested("ls1", "ls", "{}"));
+        append("carol", "s3", new ToolCallRequested("w3", "write", write("b.txt", "x")));
+
+        assertThat(awaitResult("ls1").ok()).isTrue();
+        assertThat(awaitResult("w3").ok()).isTrue();
+
+        // "started" comes right before the result, as the orchestrator expects of any call
+        assertThat(written).containsSubsequence("started ls1", "result ls1");
+        assertThat(written.indexOf("result ls1")).isEqualTo(written.indexOf("started ls1") + 1);
+        // the ledger has FINISHED for both, and STARTED only for the call that writes
+        Map<String, List<ToolLedgerEntry.State>> ledger = ledgerStates("s3");
+        assertThat(ledger.get("ls1")).containsExactly(ToolLedgerEntry.State.FINISHED);
+        assertThat(ledger.get("w3")).containsExactly(ToolLedgerEntry.State.STARTED, ToolLedgerEntry.State.FINISHED);
+    }
+
+    /** The ledger entries of one session, per call, in log order. */
+    static Map<String, List<ToolLedgerEntry.State>> ledgerStates(String session) {
+        Map<String, List<ToolLedgerEntry.State>> states = new HashMap<>();
+        try (KafkaConsumer<String, byte[]> ledger = new KafkaConsumer<>(kafka.consumer(null, "test-ledger"))) {
+            var partitions = ledger.partitionsFor(Topics.TOOL_LEDGER.name()).stream()
+                    .map(p -> new org.apache.kafka.common.TopicPartition(p.topic(), p.partition())).toList();
+            ledger.assign(partitions);
+            ledger.seekToBeginning(partitions);
+            Map<org.apache.kafka.common.TopicPartition, Long> end = ledger.endOffsets(partitions);
+            while (partitions.stream().anyMatch(p -> ledger.position(p) < end.get(p))) {
+                for (ConsumerRecord<String, byte[]> r : ledger.poll(Duration.ofMillis(200))) {
+                    ToolLedgerEntry e = EventCodec.decodeValue(r.value(), ToolLedgerEntry.class);
+                    if (e.sessionId().equals(session)) {
+                        states.computeIfAbsent(e.callId(), k -> new ArrayList<>()).add(e.state());
+                    }
+                }
+            }
+        }
+        return states;
     }
 
     @Test

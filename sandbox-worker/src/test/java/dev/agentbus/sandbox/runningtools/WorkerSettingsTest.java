@@ -18,7 +18,7 @@ class WorkerSettingsTest {
     @Test
     void without_settings_the_worker_gets_the_documented_defaults() {
         assertThat(bind(Map.of())).isEqualTo(new WorkerSettings("", "", false, "bwrap", 30, 65536, 1048576, 4,
-                "auto", "agentbus-sandbox:1", "", 128, 512, 0.9, false, 900, 0, "session", "", true, "", "", "",
+                "auto", "agentbus-sandbox:1", "", 128, 512, 0.9, false, 900, 2, "session", "", true, "", "", "",
                 524288, 100, 67108864));
     }
 
