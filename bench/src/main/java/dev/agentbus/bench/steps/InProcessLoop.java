@@ -8,6 +8,7 @@ import dev.agentbus.modelclient.ModelClient;
 import dev.agentbus.modelclient.ModelReply;
 import dev.agentbus.modelclient.ModelSettings;
 import dev.agentbus.modelclient.ToolDefinition;
+import dev.agentbus.orchestrator.prompting.PromptBuilder;
 import dev.agentbus.sandbox.sandboxing.SandboxConfig;
 import dev.agentbus.sandbox.sandboxing.SandboxSpec;
 import dev.agentbus.sandbox.sandboxing.Sandboxes;
@@ -19,12 +20,14 @@ import dev.agentbus.testkit.model.ScriptedToolCall;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The floor a step is compared with: one process, no Kafka. The same model client the orchestrator uses calls the
- * same scripted model, and the same tool code the sandbox-worker uses runs the tool it asked for in a warm sandbox
- * of the same backend, one step after the other.
+ * same scripted model with the same prompt (the orchestrator's system prompt and tool catalog, and a conversation
+ * that grows by one call and its result per step), and the same tool code the sandbox-worker uses runs the tool it
+ * asked for in a warm sandbox of the same backend, one step after the other.
  */
 final class InProcessLoop {
     private InProcessLoop() {
@@ -57,11 +60,16 @@ final class InProcessLoop {
              Sandboxes sandboxes = new Sandboxes(config)) {
             ToolExecutor executor = new ToolExecutor(SandboxSettings.defaults(), sandboxes);
             SandboxSpec session = new SandboxSpec("bench", "in-process-" + tool.name(), workspace, null);
-            List<ChatMessage> messages = List.of(new ChatMessage.System("You are a benchmark."),
-                    new ChatMessage.User("use " + tool.name() + " until stopped"));
-            List<ToolDefinition> tools = List.of(new ToolDefinition(tool.name(), "the tool under test",
-                    "{\"type\":\"object\"}"));
+            // The prompt the orchestrator sends: its system prompt, every tool of the catalog, and the conversation
+            // growing by a call and its result each step (a turn of the stack starts afresh like this one).
+            List<ToolDefinition> tools = PromptBuilder.tools();
+            List<ChatMessage> messages = new ArrayList<>(List.of(
+                    new ChatMessage.System(PromptBuilder.DEFAULT_SYSTEM_PROMPT),
+                    new ChatMessage.User("use " + tool.name() + " until stopped")));
             for (int i = -warmUp; i < steps; i++) {
+                if (i == 0) {
+                    messages.subList(2, messages.size()).clear();
+                }
                 long start = System.nanoTime();
                 ModelReply reply = client.complete(messages, tools, DeltaListener.NONE);
                 long modelDone = System.nanoTime();
@@ -69,6 +77,8 @@ final class InProcessLoop {
                 ToolOutcome outcome = executor.execute(call.name(), Json.mapper().readTree(call.argumentsJson()),
                         session, chunk -> { });
                 long end = System.nanoTime();
+                messages.add(new ChatMessage.Assistant(reply.content(), reply.toolCalls()));
+                messages.add(new ChatMessage.ToolResult(call.id(), outcome.forModel()));
                 if (!outcome.ok()) {
                     throw new IllegalStateException(tool.name() + " failed in process: " + outcome.forModel());
                 }
