@@ -94,7 +94,37 @@ final class StackRun {
         }
     }
 
-    /** A consumer of the whole session log, positioned at its end: it sees only this run's events. */
+    /**
+     * New sessions one after another, as people start them, each running one {@code tool} call and then ending its
+     * turn: the first command's own time as the worker measured it ({@code durationMs}, which includes getting the
+     * session a sandbox). Between sessions it waits {@code gap}, so a warm pool has time to refill.
+     *
+     * @return the first call's time of each session, in milliseconds
+     */
+    double[] firstCommands(ToolUnderTest tool, int sessions, Duration gap) throws Exception {
+        model.reset();
+        double[] ms = new double[sessions];
+        try (KafkaConsumer<String, byte[]> events = endOfLog()) {
+            for (int i = 0; i < sessions; i++) {
+                model.reply(ScriptedReply.toolCalls(List.of(ScriptedToolCall.of(tool.name(), tool.argumentsJson()))));
+                model.replyText("done");
+                String id = create("first command " + i);
+                post("/api/v1/sessions/" + id + "/messages", "{\"text\":\"run one command\"}");
+                Map<String, List<EventEnvelope>> log = new HashMap<>();
+                if (awaitEnded(events, Set.of(id), Duration.ofMinutes(2), log) > 0) {
+                    throw new IllegalStateException("the turn of session " + id + " did not end");
+                }
+                ms[i] = log.get(id).stream().map(EventEnvelope::event)
+                        .filter(e -> e instanceof SessionEvent.ToolCallCompleted)
+                        .mapToDouble(e -> ((SessionEvent.ToolCallCompleted) e).durationMs()).findFirst()
+                        .orElseThrow(() -> new IllegalStateException("session " + id + " ran no tool"));
+                Thread.sleep(gap.toMillis());
+            }
+        }
+        return ms;
+    }
+
+        /** A consumer of the whole session log, positioned at its end: it sees only this run's events. */
     private KafkaConsumer<String, byte[]> endOfLog() {
         KafkaSettings kafka = new KafkaSettings(stack.bootstrapServers(), 1, "step-bench");
         KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(kafka.consumer(null, "step-bench"));

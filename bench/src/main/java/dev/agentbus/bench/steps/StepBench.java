@@ -1,5 +1,6 @@
 package dev.agentbus.bench.steps;
 
+import dev.agentbus.bench.Stats;
 import dev.agentbus.standalone.Standalone;
 import dev.agentbus.testkit.model.ScriptedModelServer;
 
@@ -29,10 +30,12 @@ import java.util.Map;
  *
  * <pre>
  * bin/bench StepBench [--tools ls,shell,write] [--ramp 1,10,100,1000] [--steps 20] [--backend auto]
- *                     [--capacity 1000] [--plot docs/step-ramp.png]
+ *                     [--capacity 1000] [--first 20] [--plot docs/step-ramp.png]
  * </pre>
  * {@code --capacity N} adds a run of N sessions against a slow model (500 ms to the first token, then about 50
  * tokens/s), whose p99 is compared with one session against the same model, and reports the heap per live session.
+ * {@code --first N} starts N new sessions one after another, each running one {@code shell} command, and reports the
+ * first command's time with the default warm pool.
  */
 public final class StepBench {
     static final String TOKEN = "step-bench-token";
@@ -40,7 +43,8 @@ public final class StepBench {
     private StepBench() {
     }
 
-    record Options(List<String> tools, List<Integer> ramp, int steps, String backend, int capacity, Path plot) {
+    record Options(List<String> tools, List<Integer> ramp, int steps, String backend, int capacity, int first,
+                   Path plot) {
         static Options parse(String[] args) {
             Map<String, String> given = new HashMap<>();
             for (int i = 0; i + 1 < args.length; i += 2) {
@@ -62,6 +66,7 @@ public final class StepBench {
                     .map(String::strip).map(Integer::parseInt).toList();
             return new Options(tools, ramp, Integer.parseInt(given.getOrDefault("steps", "20")),
                     given.getOrDefault("backend", "auto"), Integer.parseInt(given.getOrDefault("capacity", "0")),
+                    Integer.parseInt(given.getOrDefault("first", "0")),
                     given.containsKey("plot") ? Path.of(given.get("plot")) : null);
         }
     }
@@ -101,7 +106,15 @@ public final class StepBench {
                     System.out.println(r.summary());
                 }
             }
-            if (options.capacity() > 0) {
+            if (options.first() > 0) {
+                // the default pool refills one sandbox in well under 2 s
+                double[] first = runner.firstCommands(ToolUnderTest.named("shell"), options.first(),
+                        Duration.ofSeconds(2));
+                System.out.printf(Locale.ROOT, "first command of a new session (shell, %s backend, default pool): "
+                                + "p50 %.1f ms, p99 %.1f ms over %d sessions started one after another%n",
+                        options.backend(), Stats.percentile(first, 50), Stats.percentile(first, 99), first.length);
+            }
+                        if (options.capacity() > 0) {
                 ToolUnderTest t = ToolUnderTest.named("ls");
                 StackRun.Result one = runner.run(t, 1, Duration.ofMillis(500));
                 StackRun.Result many = runner.run(t, options.capacity(), Duration.ofMillis(500));
