@@ -9,8 +9,8 @@ import io.micronaut.http.HttpStatus;
 import io.micronaut.http.annotation.RequestFilter;
 import io.micronaut.http.annotation.ServerFilter;
 
-/** Every {@code /api/} request must carry {@code Authorization: Bearer <token>}; anything else gets 401. */
-@ServerFilter("/api/**")
+/** Every {@code /api/} and {@code /v1/} (OpenAI-compatible) request must carry {@code Authorization: Bearer <token>}; anything else gets 401. */
+@ServerFilter({"/api/**", "/v1/**"})
 public class BearerTokenFilter {
     public static final String USER_ATTRIBUTE = "agentbus.user";
 

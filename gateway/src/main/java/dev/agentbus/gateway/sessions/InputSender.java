@@ -31,9 +31,14 @@ public final class InputSender implements AutoCloseable {
 
     public String send(String sessionId, String userId, SessionInput input) {
         String id = UUID.randomUUID().toString();
-        InputEnvelope envelope = new InputEnvelope(id, sessionId, Instant.now(), null, userId, input);
-        publish(Records.input(envelope, "gateway", TraceHeaders.newTrace()));
+        send(sessionId, userId, id, input);
         return id;
+    }
+
+    /** With an input id chosen by the caller, who then knows which events the input caused. */
+    public void send(String sessionId, String userId, String inputId, SessionInput input) {
+        InputEnvelope envelope = new InputEnvelope(inputId, sessionId, Instant.now(), null, userId, input);
+        publish(Records.input(envelope, "gateway", TraceHeaders.newTrace()));
     }
 
     public void send(MemoryCommand command) {
