@@ -147,6 +147,7 @@ final class WorkspaceIndex {
             return false; // the whole workspace
         }
         List<Dir> above = new ArrayList<>();
+        boolean changed = false;
         Dir dir = root;
         Path current = workspace;
         int depth = relative.getNameCount();
@@ -166,9 +167,12 @@ final class WorkspaceIndex {
             if (stat.kind() != FileStat.Kind.DIRECTORY) {
                 return false; // the tool went through a link, or the directory was replaced: look at everything
             }
-            Node child = dir.children.get(name);
-            if (!(child instanceof Dir next)) {
-                return false;
+            Dir next = dir.children.get(name) instanceof Dir known ? known : null;
+            if (next == null) {
+                // a directory the tool made (or one that replaced a file): what is in it, the paths reported say
+                changed |= remove(dir, name);
+                next = new Dir();
+                dir.children.put(name, next);
             }
             dir = next;
         }
@@ -178,7 +182,7 @@ final class WorkspaceIndex {
             return true;
         }
         FileStat stat = FileStat.of(absolute);
-        boolean changed = stat == null ? remove(dir, name) : visit(dir, name, absolute, stat, objects, stamp);
+        changed |= stat == null ? remove(dir, name) : visit(dir, name, absolute, stat, objects, stamp);
         markDirty(above, changed);
         return true;
     }
