@@ -59,6 +59,8 @@ final class WorkspaceIndex {
     /** Whether a full scan has happened: only then does the index stand for the whole workspace. */
     private boolean complete;
     private int files;
+    /** How many times a file was read: what the stat checks save, seen by tests. */
+    private long reads;
 
     /** @param workspace the workspace's real path (links resolved), the prefix of every path a tool reports */
     WorkspaceIndex(Path workspace) {
@@ -99,6 +101,10 @@ final class WorkspaceIndex {
     /** How many files are recorded: the index's memory is about proportional to it. */
     int files() {
         return files;
+    }
+
+    long reads() {
+        return reads;
     }
 
     /** After a restore wrote files behind its back: the next checkpoint must look at the whole workspace. */
@@ -280,6 +286,7 @@ final class WorkspaceIndex {
             default -> FileMode.REGULAR_FILE;
         };
         ObjectId blob;
+        reads++;
         if (stat.kind() == FileStat.Kind.SYMLINK) {
             blob = store(Files.readSymbolicLink(path).toString().getBytes(StandardCharsets.UTF_8), old, objects);
         } else {
