@@ -26,6 +26,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Collection;
@@ -127,7 +129,7 @@ final class ShadowRepository implements AutoCloseable {
             ObjectId head = tip(repo);
             WorkspaceIndex idx = indexFor(head);
             long stamp = FileSystemClock.now(idx.workspace(), gitDir.resolve("agentbus-clock"));
-            try (ObjectInserter objects = repo.newObjectInserter()) {
+            try (ObjectInserter objects = new LooseObjects(gitDir, repo.newObjectInserter())) {
                 if (changed == null) {
                     idx.scan(objects, stamp);
                 } else {
@@ -182,7 +184,7 @@ final class ShadowRepository implements AutoCloseable {
             ObjectId commit = resolve(repo, checkpoint);
             WorkspaceIndex idx = indexFor(tip(repo));
             Map<String, WorkspaceIndex.Entry> current = new HashMap<>();
-            try (ObjectInserter objects = repo.newObjectInserter()) {
+            try (ObjectInserter objects = new LooseObjects(gitDir, repo.newObjectInserter())) {
                 // First the index must list every file now in the workspace: then exactly those the checkpoint does
                 // not have are deleted, and a file is rewritten only where it differs.
                 idx.scan(objects, FileSystemClock.now(idx.workspace(), gitDir.resolve("agentbus-clock")));
@@ -321,17 +323,45 @@ final class ShadowRepository implements AutoCloseable {
         return objects.idFor(Constants.OBJ_TREE, new byte[0]);
     }
 
-    private static ObjectId tip(Repository repo) throws IOException {
+    /**
+     * The tip of main, read from its file as git keeps it ({@code refs/heads/main}, the id and a newline); only a
+     * branch packed into {@code packed-refs} (by a person's {@code git gc}) is looked up through JGit.
+     */
+    private ObjectId tip(Repository repo) throws IOException {
+        try {
+            String content = Files.readString(gitDir.resolve(BRANCH), StandardCharsets.US_ASCII).strip();
+            if (ObjectId.isId(content)) {
+                return ObjectId.fromString(content);
+            }
+        } catch (java.nio.file.NoSuchFileException packedOrNone) {
+            // below
+        }
         Ref main = repo.exactRef(BRANCH);
         return main == null ? null : main.getObjectId();
     }
 
+    /**
+     * Moves main from {@code expected} to {@code to} as git does: the new id is written to {@code main.lock} (made
+     * only if no one holds it), main is read again under the lock and must still be {@code expected}, then the
+     * lock is renamed over it. Written directly, at a quarter of what JGit's ref update costs (it also parses both
+     * commits and checks the reflog settings).
+     */
     private void moveBranch(Repository repo, ObjectId expected, ObjectId to) throws IOException {
-        RefUpdate update = repo.updateRef(BRANCH);
-        update.setExpectedOldObjectId(expected == null ? ObjectId.zeroId() : expected);
-        update.setNewObjectId(to);
-        update.setForceUpdate(true); // no history walk; the expected old id is the check that matters
-        check(update.update(), BRANCH);
+        Path ref = gitDir.resolve(BRANCH);
+        Path lock = gitDir.resolve(BRANCH + ".lock");
+        Files.createDirectories(ref.getParent());
+        Files.writeString(lock, to.name() + "\n", StandardCharsets.US_ASCII, StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.WRITE);
+        try {
+            ObjectId now = tip(repo);
+            if (now == null ? expected != null : !now.equals(expected)) {
+                throw new IOException("could not move " + BRANCH + ": it is at " + now + ", not " + expected
+                        + "; was it changed by someone else?");
+            }
+            Files.move(lock, ref, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(lock);
+        }
     }
 
     private static void check(RefUpdate.Result result, String ref) throws IOException {
