@@ -10,14 +10,16 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
-import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import java.nio.file.SecureDirectoryStream;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -119,7 +121,9 @@ final class WorkspaceIndex {
      * @param stamp the file system's "now" taken before this scan ({@link FileSystemClock})
      */
     void scan(ObjectInserter objects, long stamp) throws IOException {
-        scanDir(root, workspace, objects, stamp);
+        try (DirectoryStream<Path> top = Files.newDirectoryStream(workspace)) {
+            scanDir(root, workspace, top, objects, stamp);
+        }
         complete = true;
     }
 
@@ -152,6 +156,19 @@ final class WorkspaceIndex {
         if (relative.toString().isEmpty()) {
             return false; // the whole workspace
         }
+        List<DirectoryStream<Path>> opened = new ArrayList<>();
+        try {
+            opened.add(Files.newDirectoryStream(workspace));
+            return updatePath(absolute, relative, opened, objects, stamp);
+        } finally {
+            for (DirectoryStream<Path> stream : opened) {
+                stream.close();
+            }
+        }
+    }
+
+    private boolean updatePath(Path absolute, Path relative, List<DirectoryStream<Path>> opened,
+                               ObjectInserter objects, long stamp) throws IOException {
         List<Dir> above = new ArrayList<>();
         boolean changed = false;
         Dir dir = root;
@@ -173,6 +190,11 @@ final class WorkspaceIndex {
             if (stat.kind() != FileStat.Kind.DIRECTORY) {
                 return false; // the tool went through a link, or the directory was replaced: look at everything
             }
+            try {
+                opened.add(openChild(opened.getLast(), current, name));
+            } catch (FileSystemException replacedMeanwhile) {
+                return false;
+            }
             Dir next = dir.children.get(name) instanceof Dir known ? known : null;
             if (next == null) {
                 // a directory the tool made (or one that replaced a file): what is in it, the paths reported say
@@ -188,9 +210,23 @@ final class WorkspaceIndex {
             return true;
         }
         FileStat stat = FileStat.of(absolute);
-        changed |= stat == null ? remove(dir, name) : visit(dir, name, absolute, stat, objects, stamp);
+        changed |= stat == null ? remove(dir, name)
+                : visit(dir, name, absolute, opened.getLast(), stat, objects, stamp);
         markDirty(above, changed);
         return true;
+    }
+
+    /**
+     * Opens a subdirectory through its parent's open handle, refusing a link ({@code openat} with
+     * {@code O_NOFOLLOW}): the files below are then read through handles too, so a directory swapped for a link
+     * while the worker looks (by a program the agent left running) is never read through, and no file outside the
+     * workspace can end up in a checkpoint. Where the platform has no such handles, by path.
+     */
+    private static DirectoryStream<Path> openChild(DirectoryStream<Path> parent, Path path, String name)
+            throws IOException {
+        return parent instanceof SecureDirectoryStream<Path> dir
+                ? dir.newDirectoryStream(Path.of(name), LinkOption.NOFOLLOW_LINKS)
+                : Files.newDirectoryStream(path);
     }
 
     private static void markDirty(List<Dir> dirs, boolean changed) {
@@ -200,12 +236,14 @@ final class WorkspaceIndex {
     }
 
     /** @return whether anything recorded under {@code dir} changed */
-    private boolean scanDir(Dir node, Path dir, ObjectInserter objects, long stamp) throws IOException {
+    private boolean scanDir(Dir node, Path dir, DirectoryStream<Path> entries, ObjectInserter objects, long stamp)
+            throws IOException {
         boolean changed = false;
         Set<String> seen = new HashSet<>();
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
-            for (Path path : entries) {
-                String name = path.getFileName().toString();
+        try {
+            for (Path entry : entries) {
+                String name = entry.getFileName().toString();
+                Path path = dir.resolve(name);
                 if (isGitDir(name)) {
                     continue;
                 }
@@ -214,9 +252,12 @@ final class WorkspaceIndex {
                     continue; // vanished meanwhile, or a socket, fifo or device: not recorded
                 }
                 seen.add(name);
-                changed |= visit(node, name, path, stat, objects, stamp);
+                changed |= visit(node, name, path, entries, stat, objects, stamp);
             }
-        } catch (NoSuchFileException | NotDirectoryException vanished) {
+        } catch (java.nio.file.DirectoryIteratorException e) {
+            if (!(e.getCause() instanceof NoSuchFileException || e.getCause() instanceof NotDirectoryException)) {
+                throw e.getCause();
+            }
             // replaced or removed while we looked: what it held is gone from the index too
         }
         for (String name : List.copyOf(node.children.keySet())) {
@@ -231,8 +272,8 @@ final class WorkspaceIndex {
     }
 
     /** Brings one child up to date with what is on disk now. @return whether anything recorded changed */
-    private boolean visit(Dir parent, String name, Path path, FileStat stat, ObjectInserter objects, long stamp)
-            throws IOException {
+    private boolean visit(Dir parent, String name, Path path, DirectoryStream<Path> in, FileStat stat,
+                          ObjectInserter objects, long stamp) throws IOException {
         Node old = parent.children.get(name);
         if (stat.kind() == FileStat.Kind.DIRECTORY) {
             boolean replaced = !(old instanceof Dir);
@@ -241,7 +282,16 @@ final class WorkspaceIndex {
                 remove(parent, name);
                 parent.children.put(name, dir);
             }
-            boolean changed = scanDir(dir, path, objects, stamp);
+            boolean changed;
+            try (DirectoryStream<Path> entries = openChild(in, path, name)) {
+                changed = scanDir(dir, path, entries, objects, stamp);
+            } catch (FileSystemException replacedMeanwhile) {
+                // a link or a file now, or gone: the next look records what it is
+                changed = false;
+                for (String child : List.copyOf(dir.children.keySet())) {
+                    changed |= remove(dir, child);
+                }
+            }
             return changed || (replaced && old != null);
         }
         if (!stat.recorded()) {
@@ -250,7 +300,7 @@ final class WorkspaceIndex {
         if (old instanceof Entry entry && entry.unchanged(stat)) {
             return false;
         }
-        Entry fresh = read(path, stat, old instanceof Entry e ? e : null, objects, stamp);
+        Entry fresh = read(path, name, in, stat, old instanceof Entry e ? e : null, objects, stamp);
         if (!(old instanceof Entry)) {
             remove(parent, name);
             files++;
@@ -279,7 +329,8 @@ final class WorkspaceIndex {
      * Reads one file (or a link's target) and stores its blob, unless it is the one recorded already. The stat was
      * taken before the read: a write during the read changes the stat, so the next scan reads the file again.
      */
-    private Entry read(Path path, FileStat stat, Entry old, ObjectInserter objects, long stamp) throws IOException {
+    private Entry read(Path path, String name, DirectoryStream<Path> in, FileStat stat, Entry old,
+                       ObjectInserter objects, long stamp) throws IOException {
         FileMode mode = switch (stat.kind()) {
             case EXECUTABLE -> FileMode.EXECUTABLE_FILE;
             case SYMLINK -> FileMode.SYMLINK;
@@ -290,7 +341,9 @@ final class WorkspaceIndex {
         if (stat.kind() == FileStat.Kind.SYMLINK) {
             blob = store(Files.readSymbolicLink(path).toString().getBytes(StandardCharsets.UTF_8), old, objects);
         } else {
-            try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+            try (SeekableByteChannel channel = in instanceof SecureDirectoryStream<Path> dir
+                    ? dir.newByteChannel(Path.of(name), Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))
+                    : Files.newByteChannel(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
                 long size = channel.size();
                 blob = size <= IN_MEMORY_LIMIT ? store(readFully(channel, (int) size), old, objects)
                         : objects.insert(Constants.OBJ_BLOB, size, bounded(channel, size));
@@ -308,7 +361,7 @@ final class WorkspaceIndex {
     }
 
     /** Up to {@code size} bytes; fewer if the file was cut short meanwhile (its stat then differs next time). */
-    private static byte[] readFully(FileChannel channel, int size) throws IOException {
+    private static byte[] readFully(SeekableByteChannel channel, int size) throws IOException {
         ByteBuffer buffer = ByteBuffer.allocate(size);
         while (buffer.hasRemaining() && channel.read(buffer) >= 0) {
             // keep reading
@@ -316,7 +369,7 @@ final class WorkspaceIndex {
         return buffer.position() == size ? buffer.array() : java.util.Arrays.copyOf(buffer.array(), buffer.position());
     }
 
-    private static InputStream bounded(FileChannel channel, long size) {
+    private static InputStream bounded(SeekableByteChannel channel, long size) {
         InputStream in = Channels.newInputStream(channel);
         return new InputStream() {
             long left = size;
