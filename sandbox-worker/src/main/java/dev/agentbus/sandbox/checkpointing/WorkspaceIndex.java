@@ -291,6 +291,7 @@ final class WorkspaceIndex {
                 for (String child : List.copyOf(dir.children.keySet())) {
                     changed |= remove(dir, child);
                 }
+                dir.dirty = true;
             }
             return changed || (replaced && old != null);
         }
@@ -300,7 +301,12 @@ final class WorkspaceIndex {
         if (old instanceof Entry entry && entry.unchanged(stat)) {
             return false;
         }
-        Entry fresh = read(path, name, in, stat, old instanceof Entry e ? e : null, objects, stamp);
+        Entry fresh;
+        try {
+            fresh = read(path, name, in, stat, old instanceof Entry e ? e : null, objects, stamp);
+        } catch (NoSuchFileException vanished) {
+            return remove(parent, name); // deleted between the stat and the read
+        }
         if (!(old instanceof Entry)) {
             remove(parent, name);
             files++;
