@@ -1,10 +1,13 @@
 package dev.agentbus.sandbox.checkpointing;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -20,12 +23,18 @@ import java.util.regex.Pattern;
  * on the same volume, so any worker replica finds them. {@code .checkpoints} cannot clash with a user's directory
  * because user ids never start with a dot.
  *
- * <p>Git runs on the worker host (see {@link Git} for how it is kept clean). Without git, checkpoints are off:
- * calls still run and report no checkpoint; rewinds and fork restores fail with a message saying so.
+ * <p>Git is written in-process ({@link ShadowRepository}, JGit): no {@code git} program is needed or started. The
+ * repositories of recently active sessions stay open with their {@link WorkspaceIndex}, so a checkpoint reads only
+ * what changed: after a call that reports the paths it changed (the file tools), only those are looked at; after
+ * any other call, every entry is stat'ed. Past {@link #MAX_OPEN} sessions or {@link #MAX_INDEXED_FILES} files, the
+ * least recently used are closed; the next checkpoint of such a session reads its whole workspace once.
  */
 public final class Checkpoints {
-    private static final Logger LOG = LoggerFactory.getLogger(Checkpoints.class);
     private static final Pattern SAFE_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
+    /** Sessions whose repository and index stay open. */
+    static final int MAX_OPEN = 256;
+    /** Files indexed across the open sessions: a few hundred bytes of memory each. */
+    static final int MAX_INDEXED_FILES = 250_000;
 
     /**
      * Tools that only read: no checkpoint is attempted after them, which saves a walk of the workspace per call.
@@ -35,27 +44,14 @@ public final class Checkpoints {
             "git_diff", "git_log", "tmux_list", "tmux_read");
 
     private final Path root;
-    private final Git git;
     private final Clock clock;
-    private final boolean available;
+    /** Open repositories by path, least recently used first. */
+    private final LinkedHashMap<Path, ShadowRepository> open = new LinkedHashMap<>(16, 0.75f, true);
 
-    /**
-     * @param workspacesRoot the root the session workspaces are under; the repositories go in its {@code .checkpoints}
-     * @param gitExecutable  the git program: a path, or a name looked up on {@code /usr/local/bin:/usr/bin:/bin}
-     */
-    public Checkpoints(Path workspacesRoot, String gitExecutable, Clock clock) {
+    /** @param workspacesRoot the root the session workspaces are under; the repositories go in its {@code .checkpoints} */
+    public Checkpoints(Path workspacesRoot, Clock clock) {
         this.root = workspacesRoot.toAbsolutePath().normalize().resolve(".checkpoints");
-        this.git = new Git(gitExecutable);
         this.clock = clock;
-        this.available = git.available();
-        if (!available) {
-            LOG.error("git ({}) cannot be run: workspace checkpoints are off, and rewind and fork restores will "
-                    + "fail. Install git (apt-get install git) or set agentbus.sandbox.git.", gitExecutable);
-        }
-    }
-
-    public boolean available() {
-        return available;
     }
 
     /** Where the checkpoint repositories are kept. */
@@ -69,17 +65,29 @@ public final class Checkpoints {
     }
 
     /**
-     * Called after a tool call: records the workspace as a new checkpoint if any file differs from the latest one.
+     * Called after a tool call that may have changed anything in the workspace: records the workspace as a new
+     * checkpoint if any file differs from the latest one.
      *
-     * @return the new checkpoint id, or empty when nothing changed (or checkpoints are off)
+     * @return the new checkpoint id, or empty when nothing changed
      */
     public Optional<String> record(String userId, String sessionId, Path workspace, String toolName, String callId)
             throws CheckpointException {
-        if (!available) {
-            return Optional.empty();
-        }
-        return repository(userId, sessionId, workspace).commitIfChanged("after " + toolName + " " + callId
-                + "\n\nsession " + sessionId, clock.instant());
+        return record(userId, sessionId, workspace, toolName, callId, null);
+    }
+
+    /**
+     * Called after a tool call: records the workspace as a new checkpoint if any file differs from the latest one.
+     *
+     * @param changed the real paths the call reports it created, changed or deleted (a directory stands for all
+     *                under it), when it knows them exactly; null when it does not (it ran a program), and then every
+     *                entry of the workspace is looked at
+     * @return the new checkpoint id, or empty when nothing changed
+     */
+    public Optional<String> record(String userId, String sessionId, Path workspace, String toolName, String callId,
+                                   Collection<Path> changed) throws CheckpointException {
+        Path gitDir = repositoryPath(userId, sessionId);
+        String message = "after " + toolName + " " + callId + "\n\nsession " + sessionId;
+        return withRepository(gitDir, workspace, repo -> repo.commitIfChanged(changed, message, clock.instant()));
     }
 
     /**
@@ -90,13 +98,14 @@ public final class Checkpoints {
      */
     public Rewound rewind(String userId, String sessionId, Path workspace, String checkpoint)
             throws CheckpointException {
-        requireGit();
-        ShadowRepository repo = repository(userId, sessionId, workspace);
-        if (!repo.exists() || repo.head().isEmpty()) {
-            throw new CheckpointException("this session has no checkpoints yet: no tool call has changed a file");
-        }
-        ShadowRepository.Restored restored = repo.restore(checkpoint);
-        return new Rewound(restored.commit(), restored.files());
+        Path gitDir = repositoryPath(userId, sessionId);
+        return withRepository(gitDir, workspace, repo -> {
+            if (!repo.exists() || repo.head().isEmpty()) {
+                throw new CheckpointException("this session has no checkpoints yet: no tool call has changed a file");
+            }
+            ShadowRepository.Restored restored = repo.restore(checkpoint);
+            return new Rewound(restored.commit(), restored.files());
+        });
     }
 
     /**
@@ -109,27 +118,73 @@ public final class Checkpoints {
      */
     public boolean startFork(String fromUserId, String fromSessionId, String checkpoint, String userId,
                              String sessionId, Path workspace) throws CheckpointException {
-        requireGit();
-        ShadowRepository fork = repository(userId, sessionId, workspace);
-        if (fork.exists() && fork.head().isPresent()) {
-            return false;
-        }
-        ShadowRepository source = new ShadowRepository(git, repositoryPath(fromUserId, fromSessionId), null);
-        if (!source.exists()) {
-            throw new CheckpointException("the source session " + fromSessionId + " has no checkpoints on this "
-                    + "worker's volume; the fork starts with an empty workspace");
-        }
-        fork.startFrom(source, checkpoint);
-        return true;
+        Path sourceDir = repositoryPath(fromUserId, fromSessionId);
+        Path gitDir = repositoryPath(userId, sessionId);
+        return withRepository(gitDir, workspace, fork -> {
+            if (fork.exists() && fork.head().isPresent()) {
+                return false;
+            }
+            ShadowRepository source = new ShadowRepository(sourceDir, null);
+            if (!source.exists()) {
+                throw new CheckpointException("the source session " + fromSessionId + " has no checkpoints on this "
+                        + "worker's volume; the fork starts with an empty workspace");
+            }
+            fork.startFrom(source, checkpoint);
+            return true;
+        });
     }
 
     /** The latest checkpoint of a session, if it has any. */
     public Optional<String> latest(String userId, String sessionId, Path workspace) throws CheckpointException {
-        return available ? repository(userId, sessionId, workspace).head() : Optional.empty();
+        return withRepository(repositoryPath(userId, sessionId), workspace, ShadowRepository::head);
     }
 
-    private ShadowRepository repository(String userId, String sessionId, Path workspace) throws CheckpointException {
-        return new ShadowRepository(git, repositoryPath(userId, sessionId), workspace);
+    private interface Operation<T> {
+        T on(ShadowRepository repository) throws CheckpointException;
+    }
+
+    private <T> T withRepository(Path gitDir, Path workspace, Operation<T> operation) throws CheckpointException {
+        while (true) {
+            ShadowRepository repository = repository(gitDir, workspace);
+            try {
+                return operation.on(repository);
+            } catch (ShadowRepository.Closed evictedMeanwhile) {
+                // closed by trim() between our taking it and using it: take a fresh one
+            } finally {
+                trim(repository);
+            }
+        }
+    }
+
+    private synchronized ShadowRepository repository(Path gitDir, Path workspace) {
+        ShadowRepository repository = open.get(gitDir);
+        if (repository == null || repository.closed()) {
+            repository = new ShadowRepository(gitDir, workspace);
+            open.put(gitDir, repository);
+        }
+        return repository;
+    }
+
+    /**
+     * Closes the least recently used repositories beyond the limits, never the one just used. They are closed on
+     * a virtual thread of their own: a repository in the middle of a checkpoint is closed when that is done.
+     */
+    private void trim(ShadowRepository justUsed) {
+        List<ShadowRepository> evicted = new ArrayList<>();
+        synchronized (this) {
+            long files = open.values().stream().mapToLong(ShadowRepository::indexedFiles).sum();
+            Iterator<Map.Entry<Path, ShadowRepository>> eldest = open.entrySet().iterator();
+            while ((open.size() > MAX_OPEN || files > MAX_INDEXED_FILES) && eldest.hasNext()) {
+                ShadowRepository candidate = eldest.next().getValue();
+                if (candidate == justUsed) {
+                    continue;
+                }
+                files -= candidate.indexedFiles();
+                eldest.remove();
+                evicted.add(candidate);
+            }
+        }
+        evicted.forEach(repository -> Thread.ofVirtual().start(repository::close));
     }
 
     private Path repositoryPath(String userId, String sessionId) throws CheckpointException {
@@ -139,12 +194,6 @@ public final class Checkpoints {
             throw new CheckpointException("unsafe user or session id: " + userId + "/" + sessionId);
         }
         return root.resolve(userId).resolve(sessionId + ".git");
-    }
-
-    private void requireGit() throws CheckpointException {
-        if (!available) {
-            throw new CheckpointException("workspace checkpoints are off on this worker: git cannot be run");
-        }
     }
 
     /**

@@ -6,6 +6,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Collection;
 import java.util.Optional;
 
 /**
@@ -56,13 +57,18 @@ public final class WorkspaceHistory {
     /**
      * The checkpoint after a call, when it may have changed files (a failed call may have changed some too): its id,
      * or empty when nothing changed, the tool only reads, or the checkpoint could not be taken.
+     *
+     * @param changedPaths the paths the call reports it changed ({@code ToolOutcome.changedPaths}), or null when it
+     *                     cannot know: then the whole workspace is looked at
      */
-    public Optional<String> checkpointAfter(String userId, String sessionId, String toolName, String callId) {
+    public Optional<String> checkpointAfter(String userId, String sessionId, String toolName, String callId,
+                                            Collection<Path> changedPaths) {
         if (!Checkpoints.mayChangeFiles(toolName)) {
             return Optional.empty();
         }
         try {
-            return checkpoints.record(userId, sessionId, workspaces.forSession(userId, sessionId), toolName, callId);
+            return checkpoints.record(userId, sessionId, workspaces.forSession(userId, sessionId), toolName, callId,
+                    changedPaths);
         } catch (IOException | CheckpointException | RuntimeException e) {
             LOG.warn("session {}: no checkpoint after {} {}: {}", sessionId, toolName, callId, e.getMessage());
             return Optional.empty();

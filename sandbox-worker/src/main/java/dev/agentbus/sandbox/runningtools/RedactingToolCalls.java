@@ -23,6 +23,6 @@ final class RedactingToolCalls implements ToolCalls {
 
     static ToolOutcome redacted(ToolOutcome o) {
         return new ToolOutcome(o.ok(), SecretRedactor.redact(o.output()), SecretRedactor.redact(o.error()),
-                SecretRedactor.redact(o.diff()), o.truncated(), o.shell(), o.refusal());
+                SecretRedactor.redact(o.diff()), o.truncated(), o.shell(), o.refusal(), o.changedPaths());
     }
 }

@@ -96,10 +96,10 @@ final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
     private record SessionHere(String userId, int partition) {
     }
 
-    /** With checkpoints kept beside the workspaces, by the {@code git} on the worker's PATH. */
+    /** With checkpoints kept beside the workspaces. */
     public ToolRunner(KafkaSettings kafka, ToolExecutor executor, Workspaces workspaces, Clock clock,
                       int maxConcurrentCalls) {
-        this(kafka, executor, workspaces, new Checkpoints(workspaces.root(), "git", clock), clock,
+        this(kafka, executor, workspaces, new Checkpoints(workspaces.root(), clock), clock,
                 maxConcurrentCalls);
     }
 
@@ -209,7 +209,7 @@ final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
         }
         long ms = (System.nanoTime() - startedAt) / 1_000_000; // the call's own time, without the checkpoint
         String checkpoint = history.checkpointAfter(call.userId(), call.sessionId(), request.name(),
-                request.callId()).orElse(null);
+                request.callId(), outcome.changedPaths()).orElse(null);
         LOG.info("session {}: {} {} in {} ms", call.sessionId(), request.name(), outcome.ok() ? "ok" : "failed", ms);
         return new FinishedCall(call, outcome, ms, false, checkpoint);
     }

@@ -65,6 +65,6 @@ final class CopyTool implements Tool {
         String diff = after == null || (existed && before == null) ? null
                 : FileChanges.diffOrNull(before, after, toShown);
         return new ToolOutcome(true, "copied " + fromShown + " to " + toShown + " (" + bytes.length + " bytes"
-                + (existed ? ", replaced the old file)" : ")") + backup, null, diff, false);
+                + (existed ? ", replaced the old file)" : ")") + backup, null, diff, false).changing(to);
     }
 }

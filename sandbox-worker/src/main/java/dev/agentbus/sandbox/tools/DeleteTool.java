@@ -49,7 +49,7 @@ final class DeleteTool implements Tool {
         Backups.deleteTree(target);
         String diff = before == null ? null : FileChanges.diffOrNull(before, null, shown);
         return new ToolOutcome(true, "deleted " + shown + (directory ? "/ and everything in it" : "") + backup,
-                null, diff, false);
+                null, diff, false).changing(target);
     }
 
     /**

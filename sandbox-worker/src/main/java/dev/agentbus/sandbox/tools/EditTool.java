@@ -64,7 +64,7 @@ final class EditTool implements Tool {
         UnifiedDiff.Result diff = UnifiedDiff.of(before, after, shown);
         String summary = "edited " + shown + ": replaced " + count + (count == 1 ? " occurrence" : " occurrences")
                 + " (+" + diff.added() + " -" + diff.removed() + " lines)" + backup;
-        return new ToolOutcome(true, summary, null, diff.text(), false);
+        return new ToolOutcome(true, summary, null, diff.text(), false).changing(file);
     }
 
     /** Non-overlapping occurrences, the same ones {@link String#replace} replaces. */

@@ -18,12 +18,12 @@ final class MkdirTool implements Tool {
         Path dir = workspace.resolve(args.requiredString("path"));
         String shown = workspace.display(dir);
         if (Files.isDirectory(dir)) {
-            return ToolOutcome.success("directory already exists: " + shown + "/");
+            return ToolOutcome.success("directory already exists: " + shown + "/").changing();
         }
         if (Files.exists(dir)) {
             throw new ToolFailure("exists and is not a directory: " + shown);
         }
         AtomicFiles.createDirectories(dir);
-        return ToolOutcome.success("created directory " + shown + "/");
+        return ToolOutcome.success("created directory " + shown + "/").changing(dir);
     }
 }

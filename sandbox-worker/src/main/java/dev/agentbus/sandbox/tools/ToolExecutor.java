@@ -188,7 +188,8 @@ public final class ToolExecutor {
             return outcome;
         }
         return new ToolOutcome(outcome.ok(), cutOutput ? TextFiles.cap(output, cap) : output, outcome.error(),
-                cutDiff ? TextFiles.cap(outcome.diff(), cap) : outcome.diff(), true, outcome.shell(), outcome.refusal());
+                cutDiff ? TextFiles.cap(outcome.diff(), cap) : outcome.diff(), true, outcome.shell(), outcome.refusal(),
+                outcome.changedPaths());
     }
 
     /** Turns NIO's exceptions (whose messages are bare host paths) into sentences with workspace paths. */

@@ -2,6 +2,9 @@ package dev.agentbus.sandbox.tools;
 
 import dev.agentbus.events.session.ShellState;
 
+import java.nio.file.Path;
+import java.util.List;
+
 /**
  * The result of one tool call, shaped like the {@code tool_call.completed.v1} event it becomes.
  *
@@ -14,12 +17,30 @@ import dev.agentbus.events.session.ShellState;
  * @param truncated output (or diff) was cut to the cap
  * @param shell     the persistent shell's state after a command; null for tools that do not run one
  * @param refusal   why the safety layer refused the call without running it; null when it ran
+ * @param changedPaths the real workspace paths the call created, changed or deleted (a directory standing for
+ *                  everything under it), when the tool knows them exactly: the file tools, on success. Null when it
+ *                  cannot know (it ran a program, or failed midway). The workspace checkpoint after the call looks
+ *                  only at these paths, or at the whole workspace when null; it is not part of the recorded result
  */
 public record ToolOutcome(boolean ok, String output, String error, String diff, boolean truncated,
-                          ShellState shell, String refusal) {
+                          ShellState shell, String refusal, List<Path> changedPaths) {
+
+    public ToolOutcome {
+        changedPaths = changedPaths == null ? null : List.copyOf(changedPaths);
+    }
+
+    public ToolOutcome(boolean ok, String output, String error, String diff, boolean truncated, ShellState shell,
+                       String refusal) {
+        this(ok, output, error, diff, truncated, shell, refusal, null);
+    }
 
     public ToolOutcome(boolean ok, String output, String error, String diff, boolean truncated) {
         this(ok, output, error, diff, truncated, null, null);
+    }
+
+    /** The same outcome, saying that these paths (and nothing else) are what the call changed. */
+    public ToolOutcome changing(Path... paths) {
+        return new ToolOutcome(ok, output, error, diff, truncated, shell, refusal, List.of(paths));
     }
 
     /** A call the safety layer would not run; the reason is both the error the model reads and the recorded refusal. */

@@ -50,6 +50,6 @@ final class UploadTool implements Tool {
         String diff = after == null || (existed && before == null) ? null
                 : FileChanges.diffOrNull(before, after, shown);
         return new ToolOutcome(true, (existed ? "replaced " : "uploaded ") + shown + " (" + bytes.length
-                + " bytes, sha256 " + DownloadTool.sha256(bytes) + ")" + backup, null, diff, false);
+                + " bytes, sha256 " + DownloadTool.sha256(bytes) + ")" + backup, null, diff, false).changing(file);
     }
 }

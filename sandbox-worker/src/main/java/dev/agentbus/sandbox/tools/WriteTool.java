@@ -54,7 +54,7 @@ final class WriteTool implements Tool {
         int lines = TextFiles.lines(content).size();
         String summary = (existed ? "overwrote " : "created ") + shown + " (" + bytes.length + " bytes, "
                 + lines + (lines == 1 ? " line)" : " lines)") + backup;
-        return new ToolOutcome(true, summary, null, diff, false);
+        return new ToolOutcome(true, summary, null, diff, false).changing(file);
     }
 
     /** The old content when it is small UTF-8 text, else null (no diff). */

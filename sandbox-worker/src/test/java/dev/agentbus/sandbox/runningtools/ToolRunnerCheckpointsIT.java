@@ -68,7 +68,7 @@ class ToolRunnerCheckpointsIT {
         TopicAdmin.ensureTopics(kafka);
         workspaces = new Workspaces(dir.resolve("workspaces"));
         runner = new ToolRunner(kafka, new ToolExecutor(SandboxSettings.defaults(), NoSandboxes.INSTANCE), workspaces,
-                new Checkpoints(workspaces.root(), "git", Clock.systemUTC()), Clock.systemUTC(), 2);
+                new Checkpoints(workspaces.root(), Clock.systemUTC()), Clock.systemUTC(), 2);
         runner.start();
         orchestrator = new KafkaProducer<>(kafka.producer("test-orchestrator"));
         inputs = new KafkaConsumer<>(kafka.consumer("test-reader", "test-reader"));
