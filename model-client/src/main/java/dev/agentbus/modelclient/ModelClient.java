@@ -1,69 +1,78 @@
 package dev.agentbus.modelclient;
 
-import com.openai.client.OpenAIClient;
-import com.openai.client.okhttp.OpenAIOkHttpClient;
-import com.openai.core.JsonValue;
-import com.openai.core.http.StreamResponse;
-import com.openai.errors.OpenAIException;
-import com.openai.errors.OpenAIInvalidDataException;
-import com.openai.errors.OpenAIIoException;
-import com.openai.errors.OpenAIServiceException;
-import com.openai.errors.SseException;
-import com.openai.models.chat.completions.ChatCompletion;
-import com.openai.models.chat.completions.ChatCompletionChunk;
-import com.openai.models.chat.completions.ChatCompletionCreateParams;
-import com.openai.models.chat.completions.ChatCompletionMessage;
-import com.openai.models.chat.completions.ChatCompletionMessageToolCall;
-import com.openai.models.models.Model;
-import java.io.InterruptedIOException;
-import java.net.ConnectException;
-import java.net.NoRouteToHostException;
-import java.net.UnknownHostException;
-import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.Optional;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
 /**
  * Talks to one OpenAI-compatible chat completion server (LM Studio, Ollama, vLLM, llama.cpp, a hosted
- * API) with native tool calling, on top of the official {@code openai-java} SDK.
+ * API) with native tool calling, over the JDK's HTTP client and Jackson.
  *
- * <p>The SDK does the HTTP, the SSE parsing, the time-outs and the retries. Retries: the SDK's own, up
- * to {@link ModelSettings#maxRetries()} more attempts on connection failures and on HTTP 408, 409, 429
- * and 5xx, with exponential backoff (about 0.5 s, 1 s, 2 s … capped at 8 s, with jitter, or what the
- * server's {@code Retry-After} asks). A streamed call is only retried before its first byte: a stream
- * that breaks half way fails, because its deltas have already been passed on.
+ * <p>Retries: up to {@link ModelSettings#maxRetries()} more attempts on connection failures and on HTTP 408,
+ * 409, 429 and 5xx, with exponential backoff (about 0.5 s, 1 s, 2 s … capped at 8 s, with jitter, or what the
+ * server's {@code Retry-After} asks, up to a minute). A streamed call is only retried before its first byte: a
+ * stream that breaks half way fails, because its deltas have already been passed on. Time-out: one limit per
+ * attempt ({@link ModelSettings#timeout()}), covering connect, the wait for the first token and reading a streamed
+ * reply to its end.
  *
  * <p>What this class adds is tolerance for the ways real servers differ from OpenAI: reasoning in a
  * {@code reasoning_content} (or {@code reasoning}) field or in {@code <think>} blocks inside the content,
- * missing tool-call ids, {@code ""} as the arguments of a no-arg tool, missing usage, and an unnamed
- * model (taken from {@code GET /models}).
+ * missing tool-call ids or types, arguments sent as a JSON object or as {@code ""} for a no-arg tool, missing
+ * usage, plain-text error bodies, and an unnamed model (taken from {@code GET /models}).
  *
- * <p>Thread-safe: one instance can serve concurrent calls. Close it to release the connection pool.
+ * <p>It used the official {@code openai-java} SDK before; a profile of the agent loop found that SDK spending about
+ * 5 ms of CPU per call on building and converting request objects (the agent's whole tool catalog, every call), more
+ * than the rest of the orchestrator. This writes the request straight to bytes and reuses the tool catalog's JSON.
+ *
+ * <p>Thread-safe: one instance can serve concurrent calls.
  */
 public final class ModelClient implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ModelClient.class);
-    /** The SDK refuses to build without a key; local servers ignore whatever is sent. */
-    private static final String PLACEHOLDER_API_KEY = "not-needed";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration MAX_BACKOFF = Duration.ofSeconds(8);
+    private static final Duration MAX_RETRY_AFTER = Duration.ofMinutes(1);
+    /** Closes a reply's body when its attempt runs out of time, which ends a read that would block on. */
+    private static final ScheduledExecutorService DEADLINES = java.util.concurrent.Executors
+            .newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("model-client-deadlines").factory());
 
     private final ModelSettings settings;
-    private final OpenAIClient client;
+    private final HttpClient http;
+    private final RequestWriter requests = new RequestWriter();
     private final Object modelLock = new Object();
     private volatile String resolvedModel;
 
     public ModelClient(ModelSettings settings) {
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.client = OpenAIOkHttpClient.builder()
-                .baseUrl(settings.baseUrl())
-                .apiKey(settings.apiKey().isBlank() ? PLACEHOLDER_API_KEY : settings.apiKey())
-                // One limit per attempt, covering connect, the wait for the first token and reading a
-                // streamed reply to its end (OkHttp's call timeout).
-                .timeout(settings.timeout())
-                .maxRetries(settings.maxRetries())
-                .build();
+        // HTTP/1.1: local model servers speak it, and an h2c upgrade attempt confuses some of them.
+        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(settings.timeout()).build();
     }
 
     public ModelSettings settings() {
@@ -86,12 +95,21 @@ public final class ModelClient implements AutoCloseable {
         List<ToolDefinition> toolList = tools == null ? List.of() : tools;
         DeltaListener deltas = listener == null ? DeltaListener.NONE : listener;
         String model = resolveModel();
-        ChatCompletionCreateParams params = RequestMapper.params(model, settings, messages, toolList);
-        try {
-            return settings.stream() ? streamed(params, model, deltas) : whole(params, model, deltas);
-        } catch (OpenAIException e) {
-            throw failure("chat completion", e);
+        byte[] body = requests.write(model, settings, messages, toolList);
+        HttpRequest.Builder request = request("/chat/completions")
+                .header("Content-Type", "application/json")
+                .header("Accept", settings.stream() ? "text/event-stream" : "application/json")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        ReplyAssembler reply = new ReplyAssembler(model, deltas);
+        String what = "chat completion";
+        try (Answer answer = send(what, request)) {
+            if (settings.stream()) {
+                readStream(answer, reply, what);
+            } else {
+                readWhole(answer.text(), reply, what);
+            }
         }
+        return reply.finish();
     }
 
     /**
@@ -109,15 +127,15 @@ public final class ModelClient implements AutoCloseable {
         }
         synchronized (modelLock) {
             if (resolvedModel == null) {
-                List<String> ids;
-                try {
-                    ids = client.models().list().items().stream()
-                            .map(Model::_id)
-                            .flatMap(id -> id.asKnown().stream())
-                            .filter(id -> !id.isBlank())
-                            .toList();
-                } catch (OpenAIException e) {
-                    throw failure("listing models", e);
+                String what = "listing models";
+                List<String> ids = new ArrayList<>();
+                try (Answer answer = send(what, request("/models").GET())) {
+                    for (JsonNode m : parse(answer.text(), what).path("data")) {
+                        String id = m.path("id").asText("");
+                        if (!id.isBlank()) {
+                            ids.add(id);
+                        }
+                    }
                 }
                 if (ids.isEmpty()) {
                     throw new ModelCallException("model server at " + settings.baseUrl()
@@ -133,99 +151,275 @@ public final class ModelClient implements AutoCloseable {
 
     @Override
     public void close() {
-        client.close();
+        http.close();
     }
 
-    private ModelReply streamed(ChatCompletionCreateParams params, String model, DeltaListener deltas) {
-        ReplyAssembler reply = new ReplyAssembler(model, deltas);
-        try (StreamResponse<ChatCompletionChunk> stream = client.chat().completions().createStreaming(params)) {
-            stream.stream().forEach(chunk -> {
-                reply.model(chunk._model().asKnown().orElse(null));
-                chunk._usage().asKnown().ifPresent(reply::usage);
-                for (ChatCompletionChunk.Choice choice : chunk._choices().asKnown().orElse(List.of())) {
-                    if (choice._index().asKnown().orElse(0L) != 0L) {
-                        continue; // only one choice is ever asked for
-                    }
-                    choice._delta().asKnown().ifPresent(delta -> {
-                        reply.reasoningFrom(delta._additionalProperties());
-                        delta._content().asKnown().ifPresent(reply::content);
-                        for (ChatCompletionChunk.Choice.Delta.ToolCall call : delta._toolCalls().asKnown().orElse(List.of())) {
-                            Optional<ChatCompletionChunk.Choice.Delta.ToolCall.Function> function = call._function().asKnown();
-                            reply.toolCall(
-                                    call._index().asKnown().orElse(null),
-                                    call._id().asKnown().orElse(null),
-                                    function.flatMap(f -> f._name().asKnown()).orElse(null),
-                                    function.map(f -> JsonValues.arguments(f._arguments())).orElse(null));
-                        }
-                    });
-                    choice._finishReason().asKnown().ifPresent(reason -> reply.finishReason(reason.asString()));
-                }
-            });
+    private HttpRequest.Builder request(String path) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(settings.baseUrl() + path))
+                .timeout(settings.timeout());
+        if (!settings.apiKey().isBlank()) {
+            b.header("Authorization", "Bearer " + settings.apiKey());
         }
-        return reply.finish();
+        return b;
     }
 
-    private ModelReply whole(ChatCompletionCreateParams params, String model, DeltaListener deltas) {
-        ChatCompletion completion = client.chat().completions().create(params);
-        ReplyAssembler reply = new ReplyAssembler(model, deltas);
-        reply.model(completion._model().asKnown().orElse(null));
-        completion._usage().asKnown().ifPresent(reply::usage);
-        ChatCompletion.Choice choice = completion._choices().asKnown().orElse(List.of()).stream()
-                .findFirst()
-                .orElseThrow(() -> new OpenAIInvalidDataException("the reply has no choices"));
-        ChatCompletionMessage message = choice._message().asKnown()
-                .orElseThrow(() -> new OpenAIInvalidDataException("the reply's choice has no message"));
-        reply.reasoningFrom(message._additionalProperties());
-        message._content().asKnown().ifPresent(reply::content);
-        long index = 0;
-        for (ChatCompletionMessageToolCall call : message._toolCalls().asKnown().orElse(List.of())) {
-            if (call.function().isPresent()) {
-                var function = call.function().get();
-                var definition = function._function().asKnown();
-                reply.toolCall(index++,
-                        function._id().asKnown().orElse(null),
-                        definition.flatMap(f -> f._name().asKnown()).orElse(null),
-                        definition.map(f -> JsonValues.arguments(f._arguments())).orElse(null));
-            } else if (call.isCustom()) {
-                LOG.warn("ignoring a custom (non-function) tool call from {}: {}", settings.baseUrl(), call);
-            } else {
-                // The SDK picks the tool-call variant by its "type"; servers that leave "type" out get
-                // neither variant, so the call is read from its raw JSON instead of being lost.
-                Map<String, JsonValue> raw = call._json().flatMap(JsonValues::object).orElse(Map.of());
-                Map<String, JsonValue> function = JsonValues.object(raw.get("function")).orElse(Map.of());
-                reply.toolCall(index++,
-                        JsonValues.string(raw.get("id")).orElse(null),
-                        JsonValues.string(function.get("name")).orElse(null),
-                        JsonValues.argumentsText(function.get("arguments")));
+    /**
+     * A reply that answered 2xx, whose body is read within the attempt's time limit. Closing it releases the
+     * connection (or closes it, if the body was not read to its end).
+     */
+    private final class Answer implements AutoCloseable {
+        private final InputStream body;
+        private final ScheduledFuture<?> deadline;
+        private final AtomicBoolean timedOut;
+        private final String what;
+
+        Answer(InputStream body, ScheduledFuture<?> deadline, AtomicBoolean timedOut, String what) {
+            this.body = body;
+            this.deadline = deadline;
+            this.timedOut = timedOut;
+            this.what = what;
+        }
+
+        String text() throws ModelCallException {
+            try {
+                return new String(body.readAllBytes(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw readFailure(e);
             }
         }
-        choice._finishReason().asKnown().ifPresent(reason -> reply.finishReason(reason.asString()));
-        return reply.finish();
+
+        BufferedReader lines() {
+            return new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8));
+        }
+
+        ModelCallException readFailure(IOException e) {
+            return new ModelCallException(server() + " did not answer the " + what + ": "
+                    + (timedOut.get() ? timeoutText(e) : describeIo(e)), e);
+        }
+
+        @Override
+        public void close() {
+            deadline.cancel(false);
+            try {
+                body.close();
+            } catch (IOException ignored) {
+                // the connection is dropped either way
+            }
+        }
     }
 
-    /** Says which server, what was being done and why it failed, in words an operator can act on. */
-    private ModelCallException failure(String what, OpenAIException e) {
-        String server = "model server at " + settings.baseUrl();
+    /** Sends with retries; answers the first 2xx reply, or fails with the server's words. */
+    private Answer send(String what, HttpRequest.Builder builder) throws ModelCallException {
+        HttpRequest request = builder.build();
         int retries = settings.maxRetries();
-        String retried = retries == 0 ? "" : " (after " + retries + (retries == 1 ? " retry)" : " retries)");
-        if (e instanceof SseException sse) {
-            // The stream itself began with HTTP 200, so there is no error status to report.
-            return new ModelCallException(server + " reported an error while streaming the " + what + ": "
-                    + errorText(sse.body()), e);
-        }
-        if (e instanceof OpenAIServiceException service) {
-            int status = service.statusCode();
+        for (int attempt = 0; ; attempt++) {
+            boolean last = attempt >= retries;
+            AtomicBoolean timedOut = new AtomicBoolean();
+            HttpResponse<InputStream> response;
+            try {
+                response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ModelCallException(server() + ": the " + what + " was interrupted", e);
+            } catch (IOException e) {
+                if (!last) {
+                    pause(backoff(attempt, null));
+                    continue;
+                }
+                throw new ModelCallException(server() + " did not answer the " + what + ": "
+                        + (e instanceof HttpTimeoutException && !(e instanceof HttpConnectTimeoutException)
+                        ? timeoutText(e) : describeIo(e)) + retried(), e);
+            }
+            InputStream body = response.body();
+            int status = response.statusCode();
+            if (status / 100 == 2) {
+                ScheduledFuture<?> deadline = DEADLINES.schedule(() -> {
+                    timedOut.set(true);
+                    closeQuietly(body);
+                }, settings.timeout().toNanos(), TimeUnit.NANOSECONDS);
+                return new Answer(body, deadline, timedOut, what);
+            }
+            String error;
+            try (body) {
+                error = errorText(new String(body.readAllBytes(), StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                error = "no readable error body";
+            }
             boolean retryable = status == 408 || status == 409 || status == 429 || status >= 500;
-            return new ModelCallException(server + " answered the " + what + " with HTTP " + status + ": "
-                    + errorText(service.body()) + (retryable ? retried : ""), status, e);
+            if (retryable && !last) {
+                pause(backoff(attempt, response.headers().firstValue("Retry-After").orElse(null)));
+                continue;
+            }
+            throw new ModelCallException(server() + " answered the " + what + " with HTTP " + status + ": " + error
+                    + (retryable ? retried() : ""), status, null);
         }
-        if (e instanceof OpenAIIoException) {
-            return new ModelCallException(server + " did not answer the " + what + ": " + describeIo(e) + retried, e);
+    }
+
+    private void readStream(Answer answer, ReplyAssembler reply, String what) throws ModelCallException {
+        try (BufferedReader lines = answer.lines()) {
+            StringBuilder data = new StringBuilder();
+            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                if (line.isEmpty()) {
+                    if (!data.isEmpty() && !event(data.toString(), reply, what)) {
+                        return;
+                    }
+                    data.setLength(0);
+                } else if (line.startsWith("data:")) {
+                    if (!data.isEmpty()) {
+                        data.append('\n');
+                    }
+                    data.append(line.substring(line.startsWith("data: ") ? 6 : 5));
+                }
+                // other fields (event:, id:, retry:) and comments (":") carry nothing a reply needs
+            }
+            if (!data.isEmpty()) {
+                event(data.toString(), reply, what);
+            }
+        } catch (IOException e) {
+            throw answer.readFailure(e);
         }
-        if (e instanceof OpenAIInvalidDataException) {
-            return new ModelCallException(server + " sent a " + what + " reply that could not be read: " + e.getMessage(), e);
+    }
+
+    /** One server-sent event of a streamed reply; false at {@code [DONE]}. */
+    private boolean event(String data, ReplyAssembler reply, String what) throws ModelCallException {
+        if (data.strip().equals("[DONE]")) {
+            return false;
         }
-        return new ModelCallException(server + ": " + what + " failed: " + e.getMessage(), e);
+        JsonNode chunk = parse(data, what);
+        if (chunk.has("error")) {
+            // The stream itself began with HTTP 200, so there is no error status to report.
+            throw new ModelCallException(server() + " reported an error while streaming the " + what + ": "
+                    + errorText(chunk), null);
+        }
+        reply.model(text(chunk.get("model")));
+        reply.usage(chunk.get("usage"));
+        for (JsonNode choice : chunk.path("choices")) {
+            if (choice.path("index").asLong(0) != 0) {
+                continue; // only one choice is ever asked for
+            }
+            JsonNode delta = choice.path("delta");
+            if (delta.isObject()) {
+                reply.reasoningFrom(delta);
+                if (delta.path("content").isTextual()) {
+                    reply.content(delta.get("content").asText());
+                }
+                for (JsonNode call : delta.path("tool_calls")) {
+                    JsonNode function = call.path("function");
+                    reply.toolCall(call.path("index").isNumber() ? call.get("index").asLong() : null,
+                            text(call.get("id")), text(function.get("name")), arguments(function.get("arguments")));
+                }
+            }
+            reply.finishReason(text(choice.get("finish_reason")));
+        }
+        return true;
+    }
+
+    private void readWhole(String body, ReplyAssembler reply, String what) throws ModelCallException {
+        JsonNode completion = parse(body, what);
+        reply.model(text(completion.get("model")));
+        reply.usage(completion.get("usage"));
+        JsonNode choice = completion.path("choices").path(0);
+        if (choice.isMissingNode()) {
+            throw unreadable(what, "the reply has no choices");
+        }
+        JsonNode message = choice.get("message");
+        if (message == null || !message.isObject()) {
+            throw unreadable(what, "the reply's choice has no message");
+        }
+        reply.reasoningFrom(message);
+        if (message.path("content").isTextual()) {
+            reply.content(message.get("content").asText());
+        }
+        long index = 0;
+        for (JsonNode call : message.path("tool_calls")) {
+            String type = text(call.get("type"));
+            if (type != null && !type.equals("function")) {
+                LOG.warn("ignoring a {} (non-function) tool call from {}: {}", type, settings.baseUrl(), call);
+                continue;
+            }
+            // A server that leaves "type" out still means a function call.
+            JsonNode function = call.path("function");
+            reply.toolCall(index++, text(call.get("id")), text(function.get("name")),
+                    arguments(function.get("arguments")));
+        }
+        reply.finishReason(text(choice.get("finish_reason")));
+    }
+
+    private JsonNode parse(String json, String what) throws ModelCallException {
+        try {
+            JsonNode node = JSON.readTree(json);
+            if (node == null || !node.isObject()) {
+                throw unreadable(what, "the reply is not a JSON object");
+            }
+            return node;
+        } catch (JsonProcessingException e) {
+            throw unreadable(what, "not JSON: " + e.getOriginalMessage());
+        }
+    }
+
+    private ModelCallException unreadable(String what, String why) {
+        return new ModelCallException(server() + " sent a " + what + " reply that could not be read: " + why, null);
+    }
+
+    /** A text field, or null when absent, null or not text. */
+    private static String text(JsonNode node) {
+        return node != null && node.isTextual() ? node.asText() : null;
+    }
+
+    /**
+     * Tool-call arguments as text. OpenAI sends a JSON string; a few servers send the JSON object itself, which is
+     * turned back into JSON text.
+     */
+    private static String arguments(JsonNode node) {
+        if (node == null || node.isNull() || node.isMissingNode()) {
+            return null;
+        }
+        return node.isTextual() ? node.asText() : node.toString();
+    }
+
+    private Duration backoff(int attempt, String retryAfter) {
+        if (retryAfter != null) {
+            try {
+                Duration asked = Duration.ofSeconds(Long.parseLong(retryAfter.strip()));
+                if (!asked.isNegative() && asked.compareTo(MAX_RETRY_AFTER) <= 0) {
+                    return asked;
+                }
+            } catch (NumberFormatException notSeconds) {
+                // an HTTP date: rare from model servers; the usual backoff applies
+            }
+        }
+        long base = Math.min(MAX_BACKOFF.toMillis(), 500L << Math.min(attempt, 10));
+        return Duration.ofMillis((long) (base * (0.75 + 0.25 * ThreadLocalRandom.current().nextDouble())));
+    }
+
+    private static void pause(Duration d) throws ModelCallException {
+        try {
+            Thread.sleep(d);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ModelCallException("interrupted while waiting to retry", e);
+        }
+    }
+
+    private static void closeQuietly(InputStream in) {
+        try {
+            in.close();
+        } catch (IOException ignored) {
+            // ending a read is all that was wanted
+        }
+    }
+
+    private String server() {
+        return "model server at " + settings.baseUrl();
+    }
+
+    private String retried() {
+        int retries = settings.maxRetries();
+        return retries == 0 ? "" : " (after " + retries + (retries == 1 ? " retry)" : " retries)");
+    }
+
+    private String timeoutText(IOException e) {
+        return "no complete answer within " + settings.timeout() + " (" + e.getMessage() + ")";
     }
 
     private String describeIo(Throwable e) {
@@ -239,9 +433,8 @@ public final class ModelClient implements AutoCloseable {
             if (t instanceof NoRouteToHostException) {
                 return "no route to host";
             }
-            if (t instanceof InterruptedIOException) {
-                // OkHttp's call timeout and socket read timeouts both end up here.
-                return "no complete answer within " + settings.timeout() + " (" + t.getMessage() + ")";
+            if (t instanceof HttpConnectTimeoutException) {
+                return "could not connect within " + settings.timeout();
             }
         }
         Throwable root = e;
@@ -252,22 +445,26 @@ public final class ModelClient implements AutoCloseable {
     }
 
     /** The server's own words: {@code error.message} of an OpenAI-style error body, else the body itself. */
-    private static String errorText(JsonValue body) {
-        Optional<Map<String, JsonValue>> object = JsonValues.object(body);
-        if (object.isPresent()) {
-            JsonValue error = object.get().get("error");
-            Optional<String> message = JsonValues.object(error).flatMap(e -> JsonValues.string(e.get("message")))
-                    .or(() -> JsonValues.string(error))
-                    .or(() -> JsonValues.string(object.get().get("message")));
-            return abbreviate(message.orElse(body.toString()));
+    private static String errorText(String body) {
+        if (body == null || body.isBlank()) {
+            return "no error body";
         }
-        Optional<String> text = JsonValues.string(body).filter(s -> !s.isBlank());
-        if (text.isPresent()) {
-            return abbreviate(text.get());
+        try {
+            JsonNode json = JSON.readTree(body);
+            if (json != null && json.isObject()) {
+                return errorText(json);
+            }
+        } catch (JsonProcessingException notJson) {
+            // a proxy's plain-text page: quoted as it is
         }
-        // The SDK reads error bodies only as JSON; a plain-text body (a proxy's "Bad gateway") is lost
-        // before it reaches us, so say that instead of echoing the SDK's "502: null".
-        return "no JSON error body";
+        return abbreviate(body.strip());
+    }
+
+    private static String errorText(JsonNode body) {
+        JsonNode error = body.get("error");
+        String message = error != null && error.isObject() ? text(error.get("message"))
+                : error != null && error.isTextual() ? error.asText() : text(body.get("message"));
+        return abbreviate(message != null ? message : body.toString());
     }
 
     private static String abbreviate(String text) {

@@ -1,7 +1,7 @@
 package dev.agentbus.modelclient;
 
-import com.openai.core.JsonValue;
-import com.openai.models.completions.CompletionUsage;
+import com.fasterxml.jackson.databind.JsonNode;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -12,11 +12,9 @@ import java.util.UUID;
  * Builds one {@link ModelReply} from pieces, the same way for streamed chunks and for a whole reply
  * (which is simply one big piece of each kind), so both modes give identical results.
  *
- * <p>Written by hand instead of using the SDK's {@code ChatCompletionAccumulator} because that one is
- * too strict for the servers this project targets: it throws when a tool-call delta lacks its
- * {@code function} object, when a chunk arrives after the finish chunk (other than one usage chunk),
- * and keeps only the last {@code reasoning_content} delta instead of joining them. It also knows nothing
- * about {@code <think>} blocks. Not thread-safe: one instance per reply.
+ * <p>Tolerant of the servers this project targets: a tool-call delta without its {@code function} object,
+ * chunks after the finish chunk, reasoning in several deltas (joined), and {@code <think>} blocks inside the
+ * content. Not thread-safe: one instance per reply.
  */
 final class ReplyAssembler {
 
@@ -68,15 +66,15 @@ final class ReplyAssembler {
         splitter.feed(piece);
     }
 
-    /** Reads a reasoning field from a message's or delta's extra properties, where the SDK keeps it. */
-    void reasoningFrom(Map<String, JsonValue> additionalProperties) {
+    /** Reads a reasoning field of a message or a delta, under either of the names servers use. */
+    void reasoningFrom(JsonNode messageOrDelta) {
         for (String field : REASONING_FIELDS) {
-            JsonValue value = additionalProperties.get(field);
-            if (value != null) {
-                JsonValues.string(value).filter(s -> !s.isEmpty()).ifPresent(piece -> {
-                    fieldReasoning.append(piece);
-                    listener.onReasoning(piece);
-                });
+            JsonNode value = messageOrDelta.get(field);
+            if (value != null && !value.isNull()) {
+                if (value.isTextual() && !value.asText().isEmpty()) {
+                    fieldReasoning.append(value.asText());
+                    listener.onReasoning(value.asText());
+                }
                 return; // a server sending both names means the same text; take the first only
             }
         }
@@ -122,10 +120,13 @@ final class ReplyAssembler {
     }
 
     /** The last usage seen wins: some servers repeat a growing usage on every chunk. */
-    void usage(CompletionUsage reported) {
-        long prompt = reported._promptTokens().asKnown().orElse(0L);
-        long completion = reported._completionTokens().asKnown().orElse(0L);
-        long total = reported._totalTokens().asKnown().orElse(0L);
+    void usage(JsonNode reported) {
+        if (reported == null || !reported.isObject()) {
+            return;
+        }
+        long prompt = reported.path("prompt_tokens").asLong(0);
+        long completion = reported.path("completion_tokens").asLong(0);
+        long total = reported.path("total_tokens").asLong(0);
         usage = new TokenCounts(prompt, completion, total > 0 ? total : prompt + completion);
     }
 

@@ -314,14 +314,15 @@ class ModelClientTest {
     }
 
     @Test
-    void a_plain_text_error_body_still_gives_the_status() {
-        // The SDK only parses JSON error bodies, so the text itself cannot be quoted.
+    void a_plain_text_error_body_gives_the_status_and_the_text() {
+        // A proxy in front of the model server answers in plain text: its words are quoted as they are.
         server.failNext(502, "Bad gateway: upstream llama.cpp died");
         ModelClient client = client(ModelSettings.of(server.baseUrl(), "local-model").withMaxRetries(0));
 
         assertThatThrownBy(() -> client.complete(HELLO, List.of(), null))
                 .isInstanceOf(ModelCallException.class)
-                .hasMessage("model server at " + server.baseUrl() + " answered the chat completion with HTTP 502: no JSON error body");
+                .hasMessage("model server at " + server.baseUrl() + " answered the chat completion with HTTP 502: "
+                        + "Bad gateway: upstream llama.cpp died");
     }
 
     @Test
@@ -373,6 +374,21 @@ class ModelClientTest {
                 .isInstanceOf(ModelCallException.class)
                 .hasMessageContaining("did not answer")
                 .hasMessageContaining("PT0.3S");
+    }
+
+    @Test
+    void a_stream_that_stalls_after_its_first_token_fails_with_the_timeout_named() {
+        server.reply(ScriptedReply.textInChunks("fast ", "then ", "nothing").withChunkDelay(Duration.ofSeconds(3)));
+        ModelClient client = client(ModelSettings.of(server.baseUrl(), "local-model")
+                .withTimeout(Duration.ofMillis(500)).withMaxRetries(0));
+
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> client.complete(HELLO, List.of(), null))
+                .isInstanceOf(ModelCallException.class)
+                .hasMessageContaining("did not answer")
+                .hasMessageContaining("no complete answer within PT0.5S");
+        // the limit covers reading the stream to its end, not only the wait for its first byte
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
     }
 
     // ---------------------------------------------------------------- request shape
