@@ -78,6 +78,11 @@ public record KafkaSettings(
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+        // A batch the broker refuses for a moment is sent again after this. In a transaction that begins right after
+        // the last one committed, the first batch to a partition can race the previous transaction's markers (the
+        // broker logs OutOfOrderSequenceException for the batches behind it); the default 100 ms wait then showed
+        // as the p99 of every agent step (StepBench: 153 ms p99 at one session, 66-76 ms with 10 ms).
+        p.put(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, 10);
         return p;
     }
 
