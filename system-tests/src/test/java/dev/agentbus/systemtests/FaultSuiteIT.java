@@ -167,7 +167,10 @@ class FaultSuiteIT {
         try (SseFollower client = new SseFollower(gateway, id)) {
             gateway.postMessage(id, "write a.txt");
             assertThat(model.awaitRequestCount(2, Duration.ofSeconds(60))).isTrue();
-            List<EventEnvelope> before = gateway.log(id);
+            // The gateway's log is a read model that trails the topic by up to a projector poll, so wait for the
+            // second start to show up rather than read once: the model already has the request, so it is in Kafka.
+            List<EventEnvelope> before = gateway.awaitLog(id,
+                    e -> e.event() instanceof ModelCallStarted s && s.iteration() == 2, Duration.ofSeconds(10));
             assertThat(events(before, ModelCallStarted.class)).hasSize(2);
             assertThat(events(before, ModelCallCompleted.class)).as("only the first answer is recorded").hasSize(1);
 
