@@ -3,6 +3,7 @@ package dev.agentbus.standalone;
 import dev.agentbus.broker.EmbeddedKafkaBroker;
 import dev.agentbus.eventbus.DataDir;
 import dev.agentbus.gateway.GatewayApplication;
+import dev.agentbus.gateway.accounts.users.FirstAdmin;
 import dev.agentbus.gateway.auth.GatewayToken;
 import dev.agentbus.memory.MemoryServiceApplication;
 import dev.agentbus.orchestrator.OrchestratorApplication;
@@ -140,16 +141,24 @@ public final class Standalone implements AutoCloseable {
 
                 Agentbus is running (data in %s).
                   gateway:       %s
-                  token:         AGENTBUS_TOKEN=%s
+                  token:         AGENTBUS_TOKEN=%s (acts as the admin)
+                  web login:     %s
                   kafka:         %s
                   postgres:      %s%s
                   model server:  %s (model: %s)%s
 
                 Try:  AGENTBUS_TOKEN=%s bin/agentbus run "create hello.txt containing hi, then show it"
                 Stop with Ctrl-C.
-                %n""", dataDir, gatewayUrl(), token(), bootstrapServers(), databaseUrl(),
+                %n""", dataDir, gatewayUrl(), token(), adminLogin(), bootstrapServers(), databaseUrl(),
                 database == null ? "" : " (user postgres, data in " + database.dataDir() + ")", modelUrl,
                 model == null || model.isBlank() ? "the server's first" : model, modelCheck, token());
+    }
+
+    /** The first admin's login: the generated password is shown here once, on the start that made it. */
+    private String adminLogin() {
+        FirstAdmin admin = gateway.getBean(FirstAdmin.class);
+        return admin.generatedPassword().map(p -> "admin / " + p + " (also in " + admin.passwordFile() + ")")
+                .orElse("admin (password: AGENTBUS_ADMIN_PASSWORD, or " + admin.passwordFile() + ")");
     }
 
     /** Says plainly whether the model server answers, since nothing works without it. */

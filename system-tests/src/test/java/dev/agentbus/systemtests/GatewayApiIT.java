@@ -79,10 +79,10 @@ class GatewayApiIT {
         void a_request_without_the_token_gets_401() {
             var r = gw.send(HttpRequest.newBuilder(java.net.URI.create(stack.stack.gatewayUrl() + "/api/v1/sessions"))
                     .GET().build());
-            assertError(r, 401, "unauthorized", "missing bearer token");
+            assertError(r, 401, "unauthorized", "Authorization: Bearer <API key>");
             var wrong = gw.send(HttpRequest.newBuilder(java.net.URI.create(stack.stack.gatewayUrl() + "/api/v1/sessions"))
                     .header("Authorization", "Bearer nope").GET().build());
-            assertError(wrong, 401, "unauthorized", "wrong bearer token");
+            assertError(wrong, 401, "unauthorized", "unknown or revoked API key");
         }
 
         @Test

@@ -16,7 +16,7 @@ import io.micronaut.core.bind.annotation.Bindable;
  * @param dataDir     where a generated token is kept when neither token is set
  */
 @ConfigurationProperties("agentbus.gateway")
-record GatewaySettings(
+public record GatewaySettings(
         @Bindable(defaultValue = "") String token,
         @Property(name = "agentbus.token") @Bindable(defaultValue = "") String sharedToken,
         @Bindable(defaultValue = "local") String user,
@@ -34,7 +34,7 @@ record GatewaySettings(
     }
 
     /** The token configured, if any: blank means "generate one or take the stored one". */
-    String configuredToken() {
+    public String configuredToken() {
         return !token.isBlank() ? token : sharedToken;
     }
 

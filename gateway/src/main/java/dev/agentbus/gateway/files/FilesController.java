@@ -33,7 +33,7 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.UUID;
 
-import static dev.agentbus.gateway.auth.BearerTokenFilter.userOf;
+import static dev.agentbus.gateway.auth.Callers.userOf;
 
 /**
  * Files in and out of a session's workspace (OS-Agent's upload_document and download_file), see docs/api.md#files.
@@ -51,8 +51,9 @@ class FilesController {
     private final Duration timeout;
     private final long maxBytes;
 
-    FilesController(SessionDirectory directory, InputSender inputs, FileTransferSettings settings) {
-        this.sessions = new SessionAccess(directory);
+    FilesController(SessionDirectory directory, SessionAccess sessions, InputSender inputs,
+                    FileTransferSettings settings) {
+        this.sessions = sessions;
         this.calls = new UserToolCalls(directory, inputs);
         this.timeout = Duration.ofSeconds(settings.timeoutSeconds());
         this.maxBytes = settings.maxBytes();
@@ -66,7 +67,7 @@ class FilesController {
                          HttpRequest<?> request) throws InterruptedException {
         String file = checkedPath(path);
         byte[] content = body == null ? new byte[0] : body;
-        idle(sessions.owned(id, request), "uploaded");
+        idle(sessions.writable(id, request), "uploaded");
         if (content.length > maxBytes) {
             throw new ApiException(HttpStatus.REQUEST_ENTITY_TOO_LARGE, "the file is " + content.length
                     + " bytes; uploads are at most " + maxBytes + " bytes");
@@ -84,7 +85,7 @@ class FilesController {
     public HttpResponse<byte[]> download(String id, @PathVariable("path") String path, HttpRequest<?> request)
             throws InterruptedException {
         String file = checkedPath(path);
-        idle(sessions.owned(id, request), "downloaded");
+        idle(sessions.writable(id, request), "downloaded");
         String args = Json.mapper().createObjectNode().put("path", file).toString();
         ToolCallCompleted result = completed(run(id, request, "download", args), "download");
         byte[] content = decode(result.output());

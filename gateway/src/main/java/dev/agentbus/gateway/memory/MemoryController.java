@@ -23,7 +23,7 @@ import io.micronaut.scheduling.annotation.ExecuteOn;
 
 import java.util.UUID;
 
-import static dev.agentbus.gateway.auth.BearerTokenFilter.userOf;
+import static dev.agentbus.gateway.auth.Callers.userOf;
 
 /**
  * The caller's memory document (OS-Agent's get/set/reset). Changes go to the memory-service as commands on

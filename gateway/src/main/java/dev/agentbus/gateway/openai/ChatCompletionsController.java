@@ -30,7 +30,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import static dev.agentbus.gateway.auth.BearerTokenFilter.userOf;
+import static dev.agentbus.gateway.auth.Callers.userOf;
 
 /**
  * The agent behind OpenAI's chat completions API, so any chat client (the {@code openai} SDKs, Open WebUI,

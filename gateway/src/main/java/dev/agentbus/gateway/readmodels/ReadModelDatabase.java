@@ -32,6 +32,7 @@ public final class ReadModelDatabase implements AutoCloseable {
     }
 
     private final HikariDataSource pool;
+    private volatile boolean migrated;
 
     private ReadModelDatabase(HikariDataSource pool) {
         this.pool = pool;
@@ -66,7 +67,7 @@ public final class ReadModelDatabase implements AutoCloseable {
     }
 
     /** Creates the schema or brings it up to date (Flyway; a no-op when it is current). */
-    public void migrate() {
+    public synchronized void migrate() {
         Flyway.configure()
                 .dataSource(requirePool())
                 .schemas(SCHEMA)
@@ -75,6 +76,17 @@ public final class ReadModelDatabase implements AutoCloseable {
                 .locations(MIGRATIONS)
                 .load()
                 .migrate();
+        migrated = true;
+    }
+
+    /**
+     * Migrates once per process: the accounts tables must exist before the first login, which may come before the
+     * projector (the other caller of {@link #migrate}) got to it.
+     */
+    public void ensureMigrated() {
+        if (!migrated) {
+            migrate();
+        }
     }
 
     /** Runs work in one transaction: committed when it returns, rolled back when it throws. */
@@ -99,8 +111,9 @@ public final class ReadModelDatabase implements AutoCloseable {
     public <T> T query(Work<T> work) {
         requireConfigured();
         try {
+            ensureMigrated();
             return transaction(work);
-        } catch (SQLException e) {
+        } catch (SQLException | org.flywaydb.core.api.FlywayException e) {
             throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, "PostgreSQL is unavailable: " + e.getMessage());
         }
     }

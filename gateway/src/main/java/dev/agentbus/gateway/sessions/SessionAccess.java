@@ -1,32 +1,87 @@
 package dev.agentbus.gateway.sessions;
 
 import dev.agentbus.events.state.SessionState;
+import dev.agentbus.gateway.accounts.groups.Groups;
 import dev.agentbus.gateway.errors.ApiException;
+import dev.agentbus.gateway.readmodels.ReadModelDatabase;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpStatus;
+import jakarta.inject.Singleton;
 
-import static dev.agentbus.gateway.auth.BearerTokenFilter.userOf;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+import static dev.agentbus.gateway.auth.Callers.userOf;
 
 /**
- * Which sessions a request may touch, for every controller: the caller's own, as the gateway's view of the log
- * knows them. Whether a session takes a message or a tool now is the state's to say ({@link SessionState}); this
- * only turns the answers into the API's errors.
+ * Which sessions a request may touch, for every controller: the caller's own, and those shared with one of the
+ * caller's groups (read, or read and write). Anything else is 404, the same answer as for a session that does not
+ * exist, so ids do not leak. Whether a session takes a message or a tool now is the state's to say
+ * ({@link SessionState}); this only turns the answers into the API's errors.
  */
+@Singleton
 public final class SessionAccess {
     private final SessionDirectory directory;
+    private final ReadModelDatabase database;
 
-    public SessionAccess(SessionDirectory directory) {
+    public SessionAccess(SessionDirectory directory, ReadModelDatabase database) {
         this.directory = directory;
+        this.database = database;
     }
 
-    /**
-     * The session, if it exists and belongs to the caller; 404 otherwise. Not 403 for someone else's session: the
-     * answer must not tell whether an id exists.
-     */
+    /** The caller's own session: for what only an owner may do (sharing it). */
     public SessionState owned(String sessionId, HttpRequest<?> request) {
         String user = userOf(request);
         return directory.state(sessionId).filter(s -> s.isOwnedBy(user))
-                .orElseThrow(() -> ApiException.notFound("no session " + sessionId));
+                .orElseThrow(() -> notFound(sessionId));
+    }
+
+    /** A session the caller may see: their own or shared with one of their groups. */
+    public SessionState readable(String sessionId, HttpRequest<?> request) {
+        return reachable(sessionId, request, Groups.Mode.READ);
+    }
+
+    /** A session the caller may act in (post, cancel, run tools, rewind): their own or shared for writing. */
+    public SessionState writable(String sessionId, HttpRequest<?> request) {
+        return reachable(sessionId, request, Groups.Mode.WRITE);
+    }
+
+    /** The sessions the caller may see, newest first: their own, then those shared with their groups. */
+    public List<SessionState> visible(HttpRequest<?> request) {
+        String user = userOf(request);
+        List<SessionState> all = new ArrayList<>(directory.list(user));
+        if (database.configured()) {
+            for (String id : database.query(c -> Groups.sharedWith(c, user))) {
+                directory.state(id).filter(s -> !s.isOwnedBy(user)).ifPresent(all::add);
+            }
+        }
+        all.sort(Comparator.comparing(SessionState::updatedAt).reversed());
+        return all;
+    }
+
+    private SessionState reachable(String sessionId, HttpRequest<?> request, Groups.Mode needed) {
+        String user = userOf(request);
+        SessionState state = directory.state(sessionId).orElseThrow(() -> notFound(sessionId));
+        if (state.isOwnedBy(user)) {
+            return state;
+        }
+        if (!database.configured()) {
+            throw notFound(sessionId);
+        }
+        Optional<Groups.Mode> shared = database.query(c -> Groups.access(c, sessionId, user));
+        if (shared.isEmpty()) {
+            throw notFound(sessionId);
+        }
+        if (needed == Groups.Mode.WRITE && shared.get() == Groups.Mode.READ) {
+            throw new ApiException(HttpStatus.FORBIDDEN, "session " + sessionId + " is shared with you read-only");
+        }
+        return state;
+    }
+
+    private static ApiException notFound(String sessionId) {
+        return ApiException.notFound("no session " + sessionId);
     }
 
     /** 409 for a request that must wait for the turn to end: {@code session <id> is running; <advice>}. */

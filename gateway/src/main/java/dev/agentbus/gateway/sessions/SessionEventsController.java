@@ -30,15 +30,15 @@ class SessionEventsController {
     private final SessionDirectory directory;
     private final SessionAccess sessions;
 
-    public SessionEventsController(SessionDirectory directory) {
+    public SessionEventsController(SessionDirectory directory, SessionAccess sessions) {
         this.directory = directory;
-        this.sessions = new SessionAccess(directory);
+        this.sessions = sessions;
     }
 
     @Get(value = "/{id}/events", produces = MediaType.TEXT_EVENT_STREAM)
     public Publisher<Event<String>> events(String id, @Nullable @Header("Last-Event-ID") String lastEventId,
                                            @Nullable @QueryValue Long after, HttpRequest<?> request) {
-        sessions.owned(id, request);
+        sessions.readable(id, request);
         long from = resumePoint(lastEventId, after);
         Flux<Event<String>> log = Flux.create(sink -> {
             Runnable unsubscribe = directory.subscribe(id, from, new SessionDirectory.Subscriber() {

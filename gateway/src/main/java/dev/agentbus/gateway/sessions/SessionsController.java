@@ -27,7 +27,7 @@ import java.time.Duration;
 import java.util.UUID;
 import java.util.stream.Collectors;
 
-import static dev.agentbus.gateway.auth.BearerTokenFilter.userOf;
+import static dev.agentbus.gateway.auth.Callers.userOf;
 
 /**
  * Sessions over HTTP: create, send a message, cancel, list, show, and the raw log. Writes go to
@@ -44,9 +44,9 @@ class SessionsController {
     private final SessionAccess sessions;
     private final InputSender inputs;
 
-    public SessionsController(SessionDirectory directory, InputSender inputs) {
+    public SessionsController(SessionDirectory directory, SessionAccess sessions, InputSender inputs) {
         this.directory = directory;
-        this.sessions = new SessionAccess(directory);
+        this.sessions = sessions;
         this.inputs = inputs;
     }
 
@@ -79,7 +79,7 @@ class SessionsController {
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     public HttpResponse<String> post(String id, @Body @Nullable PostMessageRequest body, HttpRequest<?> request) {
-        SessionState state = sessions.owned(id, request);
+        SessionState state = sessions.writable(id, request);
         String text = body == null ? null : body.text();
         if (text == null || text.isBlank()) {
             throw ApiException.badRequest("text is required and must not be empty");
@@ -98,7 +98,7 @@ class SessionsController {
     @Post("/{id}/cancel")
     @Produces(MediaType.APPLICATION_JSON)
     public HttpResponse<String> cancel(String id, HttpRequest<?> request) {
-        if (!sessions.owned(id, request).acceptsCancel()) {
+        if (!sessions.writable(id, request).acceptsCancel()) {
             throw new ApiException(HttpStatus.CONFLICT, "session " + id + " has no running turn to cancel");
         }
         String inputId = inputs.send(id, userOf(request), new SessionInput.CancelTurn());
@@ -108,19 +108,19 @@ class SessionsController {
     @Get
     @Produces(MediaType.APPLICATION_JSON)
     public String list(HttpRequest<?> request) {
-        return ApiJson.write(directory.list(userOf(request)).stream().map(SessionListEntry::of).toList());
+        return ApiJson.write(sessions.visible(request).stream().map(SessionListEntry::of).toList());
     }
 
     @Get("/{id}")
     @Produces(MediaType.APPLICATION_JSON)
     public String show(String id, HttpRequest<?> request) {
-        return ApiJson.write(SessionDetails.of(sessions.owned(id, request)));
+        return ApiJson.write(SessionDetails.of(sessions.readable(id, request)));
     }
 
     @Get(value = "/{id}/log")
     @Produces("application/x-ndjson")
     public String log(String id, HttpRequest<?> request) {
-        sessions.owned(id, request);
+        sessions.readable(id, request);
         return directory.events(id, 0).stream().map(EventCodec::eventToJson)
                 .collect(Collectors.joining("\n", "", "\n"));
     }

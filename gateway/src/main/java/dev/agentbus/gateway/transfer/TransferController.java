@@ -31,7 +31,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 
-import static dev.agentbus.gateway.auth.BearerTokenFilter.userOf;
+import static dev.agentbus.gateway.auth.Callers.userOf;
 
 /**
  * Moving sessions and their history around: export a log as JSON Lines, import one as a new session, fork a session
@@ -55,9 +55,9 @@ class TransferController {
     private final UserToolCalls calls;
     private final InputSender inputs;
 
-    public TransferController(SessionDirectory directory, InputSender inputs) {
+    public TransferController(SessionDirectory directory, SessionAccess sessions, InputSender inputs) {
         this.directory = directory;
-        this.sessions = new SessionAccess(directory);
+        this.sessions = sessions;
         this.calls = new UserToolCalls(directory, inputs);
         this.inputs = inputs;
     }
@@ -71,7 +71,7 @@ class TransferController {
     /** The whole log, one stored envelope per line: the file {@code import} and {@code agentbus replay} read. */
     @Get(value = "/{id}/export", produces = NDJSON)
     public HttpResponse<String> export(String id, HttpRequest<?> request) {
-        sessions.owned(id, request);
+        sessions.readable(id, request);
         return HttpResponse.ok(JsonlLog.write(directory.events(id, 0)))
                 .header("Content-Disposition", "attachment; filename=\"" + id + ".jsonl\"");
     }
@@ -102,7 +102,7 @@ class TransferController {
     @Produces(MediaType.APPLICATION_JSON)
     public HttpResponse<String> fork(String id, @Body @Nullable ForkRequest body, HttpRequest<?> request)
             throws InterruptedException {
-        SessionState source = sessions.owned(id, request);
+        SessionState source = sessions.readable(id, request);
         if (body == null || body.atSeq() == null) {
             throw ApiException.badRequest("atSeq is required: the seq of " + id + " to fork at (1 to "
                     + source.lastSeq() + ")");
@@ -126,7 +126,7 @@ class TransferController {
     @Produces(MediaType.APPLICATION_JSON)
     public HttpResponse<String> rewind(String id, @Body @Nullable RewindRequest body, HttpRequest<?> request)
             throws InterruptedException {
-        SessionState state = sessions.owned(id, request);
+        SessionState state = sessions.writable(id, request);
         String wanted = body == null || body.checkpoint() == null ? "" : body.checkpoint().strip();
         if (wanted.isEmpty()) {
             throw ApiException.badRequest("checkpoint is required: an id from the checkpoint of one of the "

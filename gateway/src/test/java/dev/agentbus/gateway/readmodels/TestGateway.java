@@ -23,6 +23,11 @@ public final class TestGateway implements AutoCloseable {
 
     /** {@code jdbcUrl} null: a gateway without PostgreSQL. */
     public TestGateway(String bootstrapServers, Path dataDir, String jdbcUrl) {
+        this(bootstrapServers, dataDir, jdbcUrl, Map.of());
+    }
+
+    /** With extra settings, such as {@code agentbus.admin-password}. */
+    public TestGateway(String bootstrapServers, Path dataDir, String jdbcUrl, Map<String, Object> extra) {
         Map<String, Object> props = new HashMap<>(GatewayApplication.properties());
         props.put("agentbus.kafka.bootstrap-servers", bootstrapServers);
         props.put("agentbus.data-dir", dataDir.toString());
@@ -31,10 +36,15 @@ public final class TestGateway implements AutoCloseable {
         if (jdbcUrl != null) {
             props.put("agentbus.db.url", jdbcUrl);
         }
+        props.putAll(extra);
         context = ApplicationContext.builder().properties(props).start();
         EmbeddedServer server = context.getBean(EmbeddedServer.class);
         server.start();
         url = server.getURL().toString();
+    }
+
+    public String url() {
+        return url;
     }
 
     public ApplicationContext context() {

@@ -32,7 +32,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 
-import static dev.agentbus.gateway.auth.BearerTokenFilter.userOf;
+import static dev.agentbus.gateway.auth.Callers.userOf;
 
 /**
  * The audit log over HTTP: {@code GET /api/v1/audit} (a page as JSON, newest first) and

@@ -18,7 +18,7 @@ import io.micronaut.scheduling.annotation.ExecuteOn;
 
 import java.util.List;
 
-import static dev.agentbus.gateway.auth.BearerTokenFilter.userOf;
+import static dev.agentbus.gateway.auth.Callers.userOf;
 
 /** {@code GET /api/v1/search?q=…}: full-text search over the caller's own messages (docs/read-models.md). */
 @Controller("/api/v1/search")

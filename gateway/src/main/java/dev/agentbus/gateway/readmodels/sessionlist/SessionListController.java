@@ -17,7 +17,7 @@ import io.micronaut.scheduling.annotation.ExecuteOn;
 
 import java.util.List;
 
-import static dev.agentbus.gateway.auth.BearerTokenFilter.userOf;
+import static dev.agentbus.gateway.auth.Callers.userOf;
 
 /**
  * {@code GET /api/v1/read-models/sessions}: the caller's sessions from PostgreSQL, with paging, a status filter and

@@ -1,0 +1,7 @@
+package dev.agentbus.api.accounts;
+
+import java.util.List;
+
+/** A group ({@code /api/v1/admin/groups}): its members see the sessions shared with it. */
+public record Group(String groupId, List<String> members) {
+}

@@ -1,0 +1,114 @@
+package dev.agentbus.gateway.accounts.users;
+
+import dev.agentbus.api.ApiJson;
+import dev.agentbus.api.accounts.Login;
+import dev.agentbus.api.accounts.Me;
+import dev.agentbus.gateway.accounts.auditing.AccountEvents;
+import dev.agentbus.gateway.accounts.signingin.LoginSessions;
+import dev.agentbus.gateway.auth.Authenticator;
+import dev.agentbus.gateway.auth.Caller;
+import dev.agentbus.gateway.errors.ApiException;
+import dev.agentbus.gateway.readmodels.ReadModelDatabase;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpRequest;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.MediaType;
+import io.micronaut.http.annotation.Body;
+import io.micronaut.http.annotation.Consumes;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Delete;
+import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.Post;
+import io.micronaut.http.annotation.Produces;
+import io.micronaut.scheduling.TaskExecutors;
+import io.micronaut.scheduling.annotation.ExecuteOn;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Map;
+
+import static dev.agentbus.gateway.auth.Callers.addressOf;
+import static dev.agentbus.gateway.auth.Callers.callerOf;
+
+/**
+ * The caller's own account: {@code GET /api/v1/me}, {@code POST /api/v1/me/password}, and the page of their browser
+ * logins, {@code GET /api/v1/me/logins} and {@code DELETE /api/v1/me/logins/{loginId}}.
+ */
+@Controller("/api/v1/me")
+@ExecuteOn(TaskExecutors.BLOCKING)
+class MeController {
+    private final ReadModelDatabase database;
+    private final Passwords passwords;
+    private final Authenticator authenticator;
+    private final Clock clock = Clock.systemUTC();
+
+    MeController(ReadModelDatabase database, Passwords passwords, Authenticator authenticator) {
+        this.database = database;
+        this.passwords = passwords;
+        this.authenticator = authenticator;
+    }
+
+    public record ChangePassword(@Nullable String current, @Nullable String password) {
+    }
+
+    @Get
+    @Produces(MediaType.APPLICATION_JSON)
+    public String me(HttpRequest<?> request) {
+        Caller c = callerOf(request);
+        boolean mustEnrol = c.via() == Caller.Via.LOGIN && !c.totpEnabled() && authenticator.totpRequired();
+        return ApiJson.write(new Me(c.userId(), c.username(), c.role().wireName(), c.totpEnabled(),
+                c.via().wireName(), c.csrfToken(), mustEnrol));
+    }
+
+    @Post("/password")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public HttpResponse<Void> changePassword(@Body @Nullable ChangePassword body, HttpRequest<?> request) {
+        Caller caller = callerOf(request);
+        if (body == null || body.current() == null || body.password() == null) {
+            throw ApiException.badRequest("current and password are required");
+        }
+        Account account = database.query(c -> Accounts.byId(c, caller.userId()))
+                .orElseThrow(() -> ApiException.badRequest("the gateway token has no account to change; log in"));
+        if (!passwords.verifyOrWaste(body.current(), account.passwordHash())) {
+            throw ApiException.badRequest("the current password is wrong");
+        }
+        String hash = passwords.hashNew(body.password());
+        Instant now = clock.instant();
+        database.query(c -> {
+            Accounts.setPassword(c, caller.userId(), hash, now);
+            AccountEvents.append(c, now, AccountEvents.PASSWORD_CHANGED, caller.userId(), caller.userId(),
+                    addressOf(request), Map.of());
+            return null;
+        });
+        return HttpResponse.noContent();
+    }
+
+    @Get("/logins")
+    @Produces(MediaType.APPLICATION_JSON)
+    public String logins(HttpRequest<?> request) {
+        Caller caller = callerOf(request);
+        Instant now = clock.instant();
+        return ApiJson.write(database.query(c -> LoginSessions.liveOf(c, caller.userId(), now)).stream()
+                .map(l -> new Login(l.loginId(), l.createdAt(), l.lastSeenAt(), l.expiresAt(), l.address(),
+                        l.userAgent(), l.loginId().equals(caller.credentialId()))).toList());
+    }
+
+    @Delete("/logins/{loginId}")
+    public HttpResponse<Void> endLogin(String loginId, HttpRequest<?> request) {
+        Caller caller = callerOf(request);
+        Instant now = clock.instant();
+        boolean ended = database.query(c -> {
+            boolean done = LoginSessions.end(c, caller.userId(), loginId, now);
+            if (done) {
+                AccountEvents.append(c, now, AccountEvents.LOGIN_ENDED, caller.userId(), caller.userId(),
+                        addressOf(request), Map.of("loginId", loginId));
+            }
+            return done;
+        });
+        if (!ended) {
+            throw ApiException.notFound("no login " + loginId);
+        }
+        authenticator.forgetUser(caller.userId());
+        return HttpResponse.noContent();
+    }
+}

@@ -1,0 +1,331 @@
+package dev.agentbus.gateway.accounts;
+
+import dev.agentbus.broker.EmbeddedKafkaBroker;
+import dev.agentbus.eventbus.KafkaSettings;
+import dev.agentbus.eventbus.TopicAdmin;
+import dev.agentbus.events.session.SessionEvent;
+import dev.agentbus.events.session.TokenUsage;
+import dev.agentbus.events.session.ToolCallSpec;
+import dev.agentbus.events.session.TurnOutcome;
+import dev.agentbus.gateway.readmodels.Await;
+import dev.agentbus.gateway.readmodels.LogWriter;
+import dev.agentbus.gateway.readmodels.TestGateway;
+import dev.agentbus.gateway.readmodels.TestPostgres;
+import io.micronaut.web.router.Router;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Per-user isolation over every route of the gateway. Alice has a session, an API key, a login and token usage;
+ * Bob, an ordinary user with his own key, tries every route on them. Whatever is Alice's answers 404, exactly as
+ * for something that does not exist; admin routes answer 403; routes about the caller answer about Bob only. The
+ * route list comes from the gateway's own router, so a new route that this test does not know fails it.
+ */
+class IsolationIT {
+    static final String MARKER = "alice-private-marker";
+    static final Duration WAIT = Duration.ofSeconds(60);
+
+    @TempDir
+    static Path dir;
+    static EmbeddedKafkaBroker broker;
+    static TestGateway gateway;
+    static String url;
+    static String aliceSession;
+    static String aliceKeyId;
+    static String aliceKey;
+    static String aliceLoginId;
+    static Client alice;
+    static Client bob;
+
+    /** How Bob's request to a route should be answered. */
+    enum Expect {
+        /** Alice's data: 404, the same as for an id that does not exist. */
+        NOT_FOUND,
+        /** Admins only: 403. */
+        ADMIN_ONLY,
+        /** About the caller: any answer, as long as nothing of Alice's is in it. */
+        CALLERS_OWN,
+        /** Needs no login (how one gets one): nothing of Alice's in the answer. */
+        OPEN
+    }
+
+    /** A request for a route, {@code {id}} and the like already filled in with Alice's ids. */
+    record Probe(Expect expect, String method, String path, Object body, Map<String, String> headers) {
+        static Probe of(Expect expect, String method, String path, Object body) {
+            return new Probe(expect, method, path, body, Map.of());
+        }
+    }
+
+    @BeforeAll
+    static void start() throws Exception {
+        broker = EmbeddedKafkaBroker.builder().dataDir(dir.resolve("kafka")).port(0).build();
+        broker.start();
+        KafkaSettings kafka = new KafkaSettings(broker.bootstrapServers(), 3, "0");
+        TopicAdmin.ensureTopics(kafka);
+        gateway = new TestGateway(broker.bootstrapServers(), dir.resolve("gw"), TestPostgres.newDatabase(),
+                Map.of("agentbus.admin-password", AccountsIT.ADMIN_PASSWORD));
+        url = gateway.url();
+        AccountsIT.url = url;
+        alice = newUser("alice");
+        bob = Client.withKey(url, newUser("bob").post("/api/v1/me/api-keys", Map.of("name", "bob's key")).json()
+                .get("key").asText());
+        var created = alice.post("/api/v1/me/api-keys", Map.of("name", MARKER)).json();
+        aliceKeyId = created.get("id").asText();
+        aliceKey = created.get("key").asText();
+        aliceLoginId = alice.get("/api/v1/me/logins").json().get(0).get("loginId").asText();
+
+        aliceSession = UUID.randomUUID().toString();
+        try (LogWriter log = new LogWriter(kafka)) {
+            log.append(aliceSession, "alice", new SessionEvent.SessionCreated(MARKER + " title"));
+            log.append(aliceSession, "alice", new SessionEvent.UserMessagePosted(MARKER + " in a message"));
+            log.append(aliceSession, "alice", new SessionEvent.ModelCallCompleted("r1", "qwen-7b", null, null,
+                    List.of(new ToolCallSpec("c1", "shell", "{\"command\":\"echo " + MARKER + "\"}")),
+                    new TokenUsage(4000, 242, 4242), "tool_calls"));
+            log.append(aliceSession, "alice", new SessionEvent.ToolCallRequested("c1", "shell",
+                    "{\"command\":\"echo " + MARKER + "\"}"));
+            log.append(aliceSession, "alice", new SessionEvent.ToolCallCompleted("c1", true, MARKER, null, null,
+                    false, 3, false));
+            log.append(aliceSession, "alice", new SessionEvent.TurnEnded(TurnOutcome.COMPLETED, MARKER, null));
+        }
+        // Alice sees her session everywhere first, so Bob's empty answers below are not just "not there yet".
+        Await.until("alice's session in the view", WAIT, () -> alice.get("/api/v1/sessions/" + aliceSession)
+                .status() == 200);
+        Await.until("alice's session in the read models", WAIT, () -> alice.get("/api/v1/read-models/sessions")
+                .body().contains(aliceSession) && alice.get("/api/v1/audit").body().contains(MARKER)
+                && alice.get("/api/v1/search?q=alice").body().contains(aliceSession));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (gateway != null) {
+            gateway.close();
+        }
+        broker.close();
+    }
+
+    static Client newUser(String username) {
+        Client admin = Client.browser(url);
+        admin.login("admin", AccountsIT.ADMIN_PASSWORD, null);
+        String code = admin.post("/api/v1/admin/invites", Map.of()).json().get("code").asText();
+        Client.browser(url).post("/api/v1/auth/register", Map.of("invite", code, "username", username,
+                "password", username + "-password-123"));
+        Client user = Client.browser(url);
+        assertThat(user.login(username, username + "-password-123", null).status()).isEqualTo(200);
+        return user;
+    }
+
+    /** Every route of the gateway, as "METHOD template", with Bob's probe of it. */
+    static Map<String, Probe> probes() {
+        String s = "/api/v1/sessions/" + aliceSession;
+        Map<String, Probe> p = new LinkedHashMap<>();
+        // Alice's session, in every way it can be reached.
+        p.put("GET /api/v1/sessions/{id}", Probe.of(Expect.NOT_FOUND, "GET", s, null));
+        p.put("POST /api/v1/sessions/{id}/messages", Probe.of(Expect.NOT_FOUND, "POST", s + "/messages",
+                Map.of("text", "hi")));
+        p.put("POST /api/v1/sessions/{id}/cancel", Probe.of(Expect.NOT_FOUND, "POST", s + "/cancel", null));
+        p.put("GET /api/v1/sessions/{id}/log", Probe.of(Expect.NOT_FOUND, "GET", s + "/log", null));
+        p.put("GET /api/v1/sessions/{id}/events", Probe.of(Expect.NOT_FOUND, "GET", s + "/events", null));
+        p.put("GET /api/v1/sessions/{id}/export", Probe.of(Expect.NOT_FOUND, "GET", s + "/export", null));
+        p.put("POST /api/v1/sessions/{id}/fork", Probe.of(Expect.NOT_FOUND, "POST", s + "/fork",
+                Map.of("atSeq", 2)));
+        p.put("POST /api/v1/sessions/{id}/rewind", Probe.of(Expect.NOT_FOUND, "POST", s + "/rewind",
+                Map.of("checkpoint", "abc123")));
+        p.put("GET /api/v1/sessions/{id}/files/{+path}", Probe.of(Expect.NOT_FOUND, "GET", s + "/files/a.txt",
+                null));
+        p.put("PUT /api/v1/sessions/{id}/files/{+path}", Probe.of(Expect.NOT_FOUND, "PUT", s + "/files/a.txt",
+                "\"x\""));
+        p.put("GET /api/v1/sessions/{id}/shares", Probe.of(Expect.NOT_FOUND, "GET", s + "/shares", null));
+        p.put("PUT /api/v1/sessions/{id}/shares/{groupId}", Probe.of(Expect.NOT_FOUND, "PUT", s + "/shares/team",
+                Map.of("mode", "write")));
+        p.put("DELETE /api/v1/sessions/{id}/shares/{groupId}", Probe.of(Expect.NOT_FOUND, "DELETE",
+                s + "/shares/team", null));
+        p.put("POST /v1/chat/completions", new Probe(Expect.NOT_FOUND, "POST", "/v1/chat/completions",
+                Map.of("model", "agentbus", "messages", List.of(Map.of("role", "user", "content", "hi"))),
+                Map.of("X-Agentbus-Session", aliceSession)));
+        // Alice's credentials.
+        p.put("DELETE /api/v1/me/api-keys/{id}", Probe.of(Expect.NOT_FOUND, "DELETE",
+                "/api/v1/me/api-keys/" + aliceKeyId, null));
+        p.put("DELETE /api/v1/me/logins/{loginId}", Probe.of(Expect.NOT_FOUND, "DELETE",
+                "/api/v1/me/logins/" + aliceLoginId, null));
+        // Lists and queries: Bob's own rows only.
+        p.put("GET /api/v1/sessions", Probe.of(Expect.CALLERS_OWN, "GET", "/api/v1/sessions", null));
+        p.put("POST /api/v1/sessions", Probe.of(Expect.CALLERS_OWN, "POST", "/api/v1/sessions",
+                Map.of("title", "bob's")));
+        p.put("POST /api/v1/sessions/import", Probe.of(Expect.CALLERS_OWN, "POST", "/api/v1/sessions/import",
+                "not a log"));
+        p.put("GET /api/v1/read-models/sessions", Probe.of(Expect.CALLERS_OWN, "GET", "/api/v1/read-models/sessions",
+                null));
+        p.put("GET /api/v1/search", Probe.of(Expect.CALLERS_OWN, "GET", "/api/v1/search?q=alice+private+marker",
+                null));
+        p.put("GET /api/v1/analytics/tokens", Probe.of(Expect.CALLERS_OWN, "GET",
+                "/api/v1/analytics/tokens?from=2020-01-01&to=2099-12-31", null));
+        p.put("GET /api/v1/audit", Probe.of(Expect.CALLERS_OWN, "GET", "/api/v1/audit", null));
+        p.put("GET /api/v1/audit/export", Probe.of(Expect.CALLERS_OWN, "GET", "/api/v1/audit/export", null));
+        p.put("GET /api/v1/audit/accounts", Probe.of(Expect.CALLERS_OWN, "GET", "/api/v1/audit/accounts", null));
+        p.put("GET /api/v1/memory", Probe.of(Expect.CALLERS_OWN, "GET", "/api/v1/memory", null));
+        p.put("PUT /api/v1/memory", Probe.of(Expect.CALLERS_OWN, "PUT", "/api/v1/memory",
+                Map.of("content", "bob's notes")));
+        p.put("DELETE /api/v1/memory", Probe.of(Expect.CALLERS_OWN, "DELETE", "/api/v1/memory", null));
+        p.put("GET /api/v1/me", Probe.of(Expect.CALLERS_OWN, "GET", "/api/v1/me", null));
+        p.put("GET /api/v1/me/api-keys", Probe.of(Expect.CALLERS_OWN, "GET", "/api/v1/me/api-keys", null));
+        p.put("POST /api/v1/me/api-keys", Probe.of(Expect.CALLERS_OWN, "POST", "/api/v1/me/api-keys",
+                Map.of("name", "another")));
+        p.put("GET /api/v1/me/logins", Probe.of(Expect.CALLERS_OWN, "GET", "/api/v1/me/logins", null));
+        p.put("POST /api/v1/me/password", Probe.of(Expect.CALLERS_OWN, "POST", "/api/v1/me/password",
+                Map.of("current", "alice-password-123", "password", "bob-new-password-1")));
+        p.put("POST /api/v1/me/totp", Probe.of(Expect.CALLERS_OWN, "POST", "/api/v1/me/totp", null));
+        p.put("POST /api/v1/me/totp/confirm", Probe.of(Expect.CALLERS_OWN, "POST", "/api/v1/me/totp/confirm",
+                Map.of("code", "123456")));
+        p.put("POST /api/v1/auth/logout", Probe.of(Expect.CALLERS_OWN, "POST", "/api/v1/auth/logout", null));
+        p.put("GET /v1/models", Probe.of(Expect.CALLERS_OWN, "GET", "/v1/models", null));
+        // Admins only.
+        p.put("GET /api/v1/admin/users", Probe.of(Expect.ADMIN_ONLY, "GET", "/api/v1/admin/users", null));
+        p.put("PUT /api/v1/admin/users/{userId}/role", Probe.of(Expect.ADMIN_ONLY, "PUT",
+                "/api/v1/admin/users/bob/role", Map.of("role", "admin")));
+        p.put("POST /api/v1/admin/users/{userId}/password", Probe.of(Expect.ADMIN_ONLY, "POST",
+                "/api/v1/admin/users/alice/password", Map.of("password", "taken-over-12345")));
+        p.put("POST /api/v1/admin/invites", Probe.of(Expect.ADMIN_ONLY, "POST", "/api/v1/admin/invites", null));
+        p.put("GET /api/v1/admin/settings", Probe.of(Expect.ADMIN_ONLY, "GET", "/api/v1/admin/settings", null));
+        p.put("PUT /api/v1/admin/settings", Probe.of(Expect.ADMIN_ONLY, "PUT", "/api/v1/admin/settings",
+                Map.of("requireTotp", false)));
+        p.put("GET /api/v1/admin/account-events", Probe.of(Expect.ADMIN_ONLY, "GET", "/api/v1/admin/account-events",
+                null));
+        p.put("GET /api/v1/admin/groups", Probe.of(Expect.ADMIN_ONLY, "GET", "/api/v1/admin/groups", null));
+        p.put("POST /api/v1/admin/groups", Probe.of(Expect.ADMIN_ONLY, "POST", "/api/v1/admin/groups",
+                Map.of("groupId", "bobs")));
+        p.put("DELETE /api/v1/admin/groups/{groupId}", Probe.of(Expect.ADMIN_ONLY, "DELETE",
+                "/api/v1/admin/groups/team", null));
+        p.put("PUT /api/v1/admin/groups/{groupId}/members/{userId}", Probe.of(Expect.ADMIN_ONLY, "PUT",
+                "/api/v1/admin/groups/team/members/bob", null));
+        p.put("DELETE /api/v1/admin/groups/{groupId}/members/{userId}", Probe.of(Expect.ADMIN_ONLY, "DELETE",
+                "/api/v1/admin/groups/team/members/alice", null));
+        p.put("GET /api/v1/admin/rebuild-projections", Probe.of(Expect.ADMIN_ONLY, "GET",
+                "/api/v1/admin/rebuild-projections", null));
+        p.put("POST /api/v1/admin/rebuild-projections", Probe.of(Expect.ADMIN_ONLY, "POST",
+                "/api/v1/admin/rebuild-projections", null));
+        // Open: how one gets a login.
+        p.put("POST /api/v1/auth/login", Probe.of(Expect.OPEN, "POST", "/api/v1/auth/login",
+                Map.of("username", "alice", "password", "a-wrong-password")));
+        p.put("POST /api/v1/auth/register", Probe.of(Expect.OPEN, "POST", "/api/v1/auth/register",
+                Map.of("invite", "inv_guess", "username", "alice", "password", "alice-password-123")));
+        p.put("GET /health", Probe.of(Expect.OPEN, "GET", "/health", null));
+        return p;
+    }
+
+    @Test
+    void every_route_of_the_gateway_has_a_probe() {
+        Set<String> routes = gateway.context().getBean(Router.class).uriRoutes()
+                .map(r -> r.getHttpMethodName() + " " + r.getUriMatchTemplate().toString())
+                .collect(Collectors.toCollection(TreeSet::new));
+        // Micronaut answers HEAD for every GET route with the GET's handler: the GET's probe covers it.
+        routes.removeIf(r -> r.startsWith("HEAD ") && routes.contains("GET " + r.substring(5)));
+
+        assertThat(probes().keySet()).as("a route without a probe here is a route nobody checked for isolation")
+                .containsAll(routes);
+        assertThat(routes).as("a probe of a route that is gone").containsAll(probes().keySet());
+    }
+
+    @Test
+    void bob_gets_nothing_of_alices_from_any_route() {
+        List<String> failures = new ArrayList<>();
+        for (Map.Entry<String, Probe> e : probes().entrySet()) {
+            Probe p = e.getValue();
+            Client.Response r = send(bob, p);
+            String what = e.getKey() + " -> " + r.status() + " " + r.body();
+            // The ids Bob sent may come back in an error message; replaced by the ids of nothing, the answer must
+            // be the very answer for nothing.
+            String echoed = withoutAlicesIds(r.body());
+            if (echoed.contains(MARKER) || echoed.contains("4242")) {
+                failures.add("leaks alice's data: " + what);
+            }
+            switch (p.expect()) {
+                case NOT_FOUND -> {
+                    Client.Response missing = send(bob, new Probe(p.expect(), p.method(),
+                            withoutAlicesIds(p.path()), p.body(), p.headers().isEmpty() ? Map.of()
+                            : Map.of("X-Agentbus-Session", withoutAlicesIds(aliceSession))));
+                    if (r.status() != 404 || missing.status() != 404 || !echoed.equals(missing.body())) {
+                        failures.add("not the answer for a missing one (" + missing.status() + " "
+                                + missing.body() + "): " + what);
+                    }
+                }
+                case ADMIN_ONLY -> {
+                    if (r.status() != 403) {
+                        failures.add("not 403: " + what);
+                    }
+                }
+                case CALLERS_OWN, OPEN -> {
+                    if (r.body().contains(aliceSession)) {
+                        failures.add("leaks alice's session: " + what);
+                    }
+                    // 503: a service this test does not run (the memory-service); never a 500.
+                    if (r.status() >= 500 && r.status() != 503) {
+                        failures.add("server error: " + what);
+                    }
+                }
+            }
+        }
+        assertThat(failures).isEmpty();
+        // and nothing of Alice's changed
+        assertThat(Client.withKey(url, aliceKey).get("/api/v1/me").status()).isEqualTo(200);
+        assertThat(alice.get("/api/v1/me").status()).isEqualTo(200);
+        assertThat(alice.get("/api/v1/sessions/" + aliceSession).status()).isEqualTo(200);
+        assertThat(Client.browser(url).login("alice", "alice-password-123", null).status()).isEqualTo(200);
+    }
+
+    @Test
+    void a_session_shared_with_a_group_is_visible_to_its_members_read_only_or_writable() {
+        Client admin = Client.withKey(url, TestGateway.TOKEN);
+        Client carol = Client.withKey(url, newUser("carol").post("/api/v1/me/api-keys", Map.of("name", "k")).json()
+                .get("key").asText());
+        String s = "/api/v1/sessions/" + aliceSession;
+        assertThat(admin.post("/api/v1/admin/groups", Map.of("groupId", "team")).status()).isEqualTo(201);
+        assertThat(admin.put("/api/v1/admin/groups/team/members/carol", null).status()).isEqualTo(204);
+        assertThat(carol.get(s).status()).isEqualTo(404);
+
+        assertThat(alice.put(s + "/shares/team", Map.of("mode", "read")).status()).isEqualTo(200);
+        assertThat(carol.get(s).status()).isEqualTo(200);
+        assertThat(carol.get(s + "/log").body()).contains(MARKER);
+        assertThat(carol.get("/api/v1/sessions").body()).contains(aliceSession);
+        Client.Response readOnly = carol.post(s + "/messages", Map.of("text", "may I?"));
+        assertThat(readOnly.status()).isEqualTo(403);
+        assertThat(readOnly.message()).contains("read-only");
+        assertThat(carol.put(s + "/shares/team", Map.of("mode", "write")).status())
+                .as("only the owner shares").isEqualTo(404);
+        assertThat(bob.get(s).status()).as("not a member").isEqualTo(404);
+
+        assertThat(alice.put(s + "/shares/team", Map.of("mode", "write")).status()).isEqualTo(200);
+        assertThat(carol.post(s + "/cancel", null).status()).as("past access; the session is idle").isEqualTo(409);
+        assertThat(alice.put(s + "/shares/team", Map.of("mode", "everything")).status()).isEqualTo(400);
+
+        assertThat(alice.delete(s + "/shares/team").status()).isEqualTo(204);
+        assertThat(carol.get(s).status()).isEqualTo(404);
+    }
+
+    private static String withoutAlicesIds(String text) {
+        return text.replace(aliceSession, "00000000-0000-0000-0000-000000000000")
+                .replace(aliceKeyId, "00000000-0000-0000-0000-000000000001")
+                .replace(aliceLoginId, "00000000-0000-0000-0000-000000000002");
+    }
+
+    private static Client.Response send(Client client, Probe p) {
+        if (p.headers().isEmpty()) {
+            return client.send(p.method(), p.path(), p.body());
+        }
+        return client.sendWithHeaders(p.method(), p.path(), p.body(), p.headers());
+    }
+}
