@@ -4,6 +4,7 @@ import dev.agentbus.events.input.InputEnvelope;
 import dev.agentbus.events.ledger.ToolLedgerEntry;
 import dev.agentbus.events.memory.MemoryCommand;
 import dev.agentbus.events.memory.MemoryDocument;
+import dev.agentbus.events.models.UserModelSettings;
 import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.state.SessionSnapshot;
 import dev.agentbus.events.stream.StreamChunk;
@@ -27,6 +28,8 @@ public final class Topics {
             MemoryCommand.class, false, Duration.ofDays(7), "memory changes requested through the gateway");
     public static final TopicSpec USER_MEMORY = new TopicSpec("agentbus.user-memory", "user id",
             MemoryDocument.class, true, null, "each user's memory document; written only by the memory-service");
+    public static final TopicSpec USER_MODELS = new TopicSpec("agentbus.user-models", "user id",
+            UserModelSettings.class, true, null, "each user's own model server, its key sealed; written only by the gateway");
     public static final TopicSpec TOOL_LEDGER = new TopicSpec("agentbus.tool-ledger", "session id/tool call id",
             ToolLedgerEntry.class, true, null, "the sandbox-worker's started/finished notes for at-most-once calls");
     /**
@@ -40,7 +43,7 @@ public final class Topics {
             byte[].class, false, Duration.ofDays(30), "records no service could parse, with the reason in headers");
 
     public static final List<TopicSpec> ALL = List.of(SESSION_INPUTS, SESSION_EVENTS, SESSION_STREAM,
-            MEMORY_COMMANDS, USER_MEMORY, TOOL_LEDGER, SESSION_SNAPSHOTS, DEAD_LETTER);
+            MEMORY_COMMANDS, USER_MEMORY, USER_MODELS, TOOL_LEDGER, SESSION_SNAPSHOTS, DEAD_LETTER);
 
     /** Topics that must share one partition count because one owner handles both sides of a session. */
     public static final List<TopicSpec> SESSION_PARTITIONED = List.of(SESSION_INPUTS, SESSION_EVENTS, SESSION_STREAM,

@@ -193,6 +193,10 @@ class IsolationIT {
                 Map.of("code", "123456")));
         p.put("POST /api/v1/auth/logout", Probe.of(Expect.CALLERS_OWN, "POST", "/api/v1/auth/logout", null));
         p.put("GET /v1/models", Probe.of(Expect.CALLERS_OWN, "GET", "/v1/models", null));
+        p.put("GET /api/v1/me/model", Probe.of(Expect.CALLERS_OWN, "GET", "/api/v1/me/model", null));
+        p.put("PUT /api/v1/me/model", Probe.of(Expect.CALLERS_OWN, "PUT", "/api/v1/me/model",
+                Map.of("baseUrl", "http://127.0.0.1:9/v1", "apiKey", "sk-bob")));
+        p.put("DELETE /api/v1/me/model", Probe.of(Expect.CALLERS_OWN, "DELETE", "/api/v1/me/model", null));
         // Admins only.
         p.put("GET /api/v1/admin/users", Probe.of(Expect.ADMIN_ONLY, "GET", "/api/v1/admin/users", null));
         p.put("PUT /api/v1/admin/users/{userId}/role", Probe.of(Expect.ADMIN_ONLY, "PUT",

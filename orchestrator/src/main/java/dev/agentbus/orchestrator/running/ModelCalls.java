@@ -41,7 +41,7 @@ import java.util.concurrent.Executors;
 final class ModelCalls implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ModelCalls.class);
 
-    private final ModelClient client;
+    private final ModelServers servers;
     private final PromptBuilder prompts;
     private final KafkaProducer<String, byte[]> producer;
     private final Answers answers;
@@ -54,8 +54,8 @@ final class ModelCalls implements AutoCloseable {
         void answered(InputEnvelope outcome, SpanContext trace);
     }
 
-    ModelCalls(KafkaSettings kafka, ModelClient client, PromptBuilder prompts, Clock clock, Answers answers) {
-        this.client = client;
+    ModelCalls(KafkaSettings kafka, ModelServers servers, PromptBuilder prompts, Clock clock, Answers answers) {
+        this.servers = servers;
         this.prompts = prompts;
         this.clock = clock;
         this.answers = answers;
@@ -84,7 +84,7 @@ final class ModelCalls implements AutoCloseable {
         String sessionId = state.sessionId();
         SessionInput outcome;
         try {
-            ModelReply reply = client.complete(prompts.build(state, clock.instant()), PromptBuilder.tools(),
+            ModelReply reply = servers.forUser(state.userId()).complete(prompts.build(state, clock.instant()), PromptBuilder.tools(),
                     new DeltaListener() {
                         @Override
                         public void onContent(String text) {

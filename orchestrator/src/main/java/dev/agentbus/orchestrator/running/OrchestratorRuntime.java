@@ -6,7 +6,8 @@ import dev.agentbus.eventbus.TopicAdmin;
 import dev.agentbus.events.codec.EventCodec;
 import dev.agentbus.events.memory.MemoryDocument;
 import dev.agentbus.events.topics.Topics;
-import dev.agentbus.modelclient.ModelClient;
+import dev.agentbus.eventbus.secrets.SecretBox;
+import dev.agentbus.events.models.UserModelSettings;
 import dev.agentbus.orchestrator.config.AgentSettings;
 import dev.agentbus.orchestrator.config.LlmSettings;
 import dev.agentbus.orchestrator.prompting.PromptBuilder;
@@ -29,12 +30,15 @@ public class OrchestratorRuntime {
     private final int maxIterations;
     private final String systemPrompt;
     private final int snapshotEvery;
+    private final SecretBox secrets;
     private CompactedTopicView<MemoryDocument> memory;
-    private ModelClient client;
+    private CompactedTopicView<UserModelSettings> userModels;
+    private ModelServers servers;
     private SessionEngine engine;
 
-    public OrchestratorRuntime(KafkaSettings kafka, LlmSettings llm, AgentSettings agent) {
+    public OrchestratorRuntime(KafkaSettings kafka, LlmSettings llm, AgentSettings agent, SecretBox secrets) {
         this.kafka = kafka;
+        this.secrets = secrets;
         this.llm = llm;
         this.maxIterations = agent.maxIterations();
         this.systemPrompt = agent.systemPrompt();
@@ -51,9 +55,15 @@ public class OrchestratorRuntime {
         if (!memory.awaitCaughtUp(Duration.ofSeconds(60))) {
             throw new IllegalStateException("could not read " + Topics.USER_MEMORY.name() + " within 60 s");
         }
-        client = new ModelClient(llm.modelSettings());
+        userModels = new CompactedTopicView<>(kafka, Topics.USER_MODELS.name(), "orchestrator-user-models",
+                bytes -> EventCodec.decodeValue(bytes, UserModelSettings.class)).start();
+        // A call made before the view is complete would go to the team's server instead of the user's own.
+        if (!userModels.awaitCaughtUp(Duration.ofSeconds(60))) {
+            throw new IllegalStateException("could not read " + Topics.USER_MODELS.name() + " within 60 s");
+        }
+        servers = new ModelServers(llm.modelSettings(), userModels::get, secrets);
         PromptBuilder prompts = new PromptBuilder(systemPrompt);
-        engine = new SessionEngine(kafka, answers -> new ModelCalls(kafka, client, prompts, Clock.systemUTC(), answers),
+        engine = new SessionEngine(kafka, answers -> new ModelCalls(kafka, servers, prompts, Clock.systemUTC(), answers),
                 userId -> memory.get(userId).orElse(MemoryDocument.empty(userId)), Clock.systemUTC(), maxIterations,
                 snapshotEvery);
         engine.start();
@@ -71,8 +81,11 @@ public class OrchestratorRuntime {
         if (memory != null) {
             memory.close();
         }
-        if (client != null) {
-            client.close();
+        if (userModels != null) {
+            userModels.close();
+        }
+        if (servers != null) {
+            servers.close();
         }
     }
 }

@@ -11,7 +11,6 @@ import dev.agentbus.events.session.SessionEvent;
 import dev.agentbus.events.state.SessionFold;
 import dev.agentbus.events.state.SessionSnapshot;
 import dev.agentbus.events.topics.Topics;
-import dev.agentbus.modelclient.ModelClient;
 import dev.agentbus.modelclient.ModelSettings;
 import dev.agentbus.orchestrator.prompting.PromptBuilder;
 import dev.agentbus.testkit.model.ScriptedModelServer;
@@ -111,7 +110,9 @@ class SnapshottingEngineIT {
     }
 
     private SessionEngine engine() {
-        ModelClient client = new ModelClient(ModelSettings.of(model.baseUrl(), model.modelName()));
+        // The team's model server only: no user here has one of their own, so no secret key is needed.
+        ModelServers client = new ModelServers(ModelSettings.of(model.baseUrl(), model.modelName()),
+                user -> java.util.Optional.empty(), null);
         SessionEngine engine = new SessionEngine(topics.kafka,
                 answers -> new ModelCalls(topics.kafka, client, new PromptBuilder(""), Clock.systemUTC(), answers),
                 MemoryDocument::empty, Clock.systemUTC(), 10, EVERY);

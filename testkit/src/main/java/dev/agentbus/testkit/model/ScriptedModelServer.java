@@ -66,6 +66,7 @@ public final class ScriptedModelServer implements AutoCloseable {
     private final Object lock = new Object();
     private final Deque<Step> script = new ArrayDeque<>();
     private final List<JsonNode> requests = new ArrayList<>();
+    private final List<String> authorizations = new ArrayList<>();
     private int modelListRequests;
     /** Chat requests fully answered (the response body sent and closed), or given up on. */
     private int chatRequestsFinished;
@@ -238,6 +239,13 @@ public final class ScriptedModelServer implements AutoCloseable {
         }
     }
 
+    /** The {@code Authorization} header of each chat request, in order (null where none was sent). */
+    public List<String> authorizations() {
+        synchronized (lock) {
+            return new ArrayList<>(authorizations);
+        }
+    }
+
     public int requestCount() {
         synchronized (lock) {
             return requests.size();
@@ -309,6 +317,7 @@ public final class ScriptedModelServer implements AutoCloseable {
         synchronized (lock) {
             script.clear();
             requests.clear();
+            authorizations.clear();
             modelListRequests = 0;
             chatRequestsFinished = 0;
         }
@@ -381,6 +390,7 @@ public final class ScriptedModelServer implements AutoCloseable {
         int number;
         synchronized (lock) {
             requests.add(request == null ? TextNode.valueOf(body) : request);
+            authorizations.add(exchange.getRequestHeaders().getFirst("Authorization"));
             number = requests.size();
             // A malformed request does not consume a step: the script describes model answers, and a
             // real server would reject such a request before the model ever saw it.

@@ -38,6 +38,7 @@ public final class AccountEvents {
     public static final String SETTINGS_CHANGED = "settings_changed";
     public static final String GROUP_CHANGED = "group_changed";
     public static final String SESSION_SHARED = "session_shared";
+    public static final String MODEL_SERVER_CHANGED = "model_server_changed";
 
     private AccountEvents() {
     }
