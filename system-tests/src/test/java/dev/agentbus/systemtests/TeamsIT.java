@@ -103,6 +103,23 @@ class TeamsIT extends OnStandaloneStack {
         assertThat(bob.get("/api/v1/me/model").json().get("own").asBoolean()).isFalse();
     }
 
+    @Test
+    void the_cli_with_a_persons_api_key_sees_that_persons_sessions_only() throws Exception {
+        String key = newUserKey("carol");
+        String carols = new GatewayClient(stack.stack.gatewayUrl(), key).createSession("carol's notes");
+        String admins = stack.gateway.createSession("the admin's plans");
+
+        var listed = CliProcess.run(stack.stack.gatewayUrl(), key, dataDir.resolve("cli-carol"), "sessions");
+
+        assertThat(listed.exitCode()).as(listed.out() + listed.err()).isZero();
+        assertThat(listed.out()).contains(carols.substring(0, 8)).contains("carol's notes")
+                .doesNotContain(admins.substring(0, 8)).doesNotContain("the admin's plans");
+        var wrong = CliProcess.run(stack.stack.gatewayUrl(), "ab_not-a-key", dataDir.resolve("cli-carol"),
+                "sessions");
+        assertThat(wrong.exitCode()).isNotZero();
+        assertThat(wrong.err()).contains("refused the token");
+    }
+
     /** An invite from the admin, a registration, a login and an API key made with the login's CSRF token. */
     static String newUserKey(String username) throws Exception {
         String base = stack.stack.gatewayUrl();
