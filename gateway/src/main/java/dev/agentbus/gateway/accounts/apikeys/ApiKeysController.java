@@ -86,14 +86,8 @@ class ApiKeysController {
     public HttpResponse<Void> revoke(String id, HttpRequest<?> request) {
         Caller caller = callerOf(request);
         Instant now = clock.instant();
-        boolean revoked = database.query(c -> {
-            boolean done = ApiKeys.revoke(c, caller.userId(), id, now);
-            if (done) {
-                AccountEvents.append(c, now, AccountEvents.API_KEY_REVOKED, caller.userId(), caller.userId(),
-                        addressOf(request), Map.of("keyId", id));
-            }
-            return done;
-        });
+        boolean revoked = database.query(c -> AccountEvents.ifChanged(c, ApiKeys.revoke(c, caller.userId(), id, now),
+                now, AccountEvents.API_KEY_REVOKED, caller.userId(), addressOf(request), Map.of("keyId", id)));
         if (!revoked) {
             throw ApiException.notFound("no API key " + id);
         }

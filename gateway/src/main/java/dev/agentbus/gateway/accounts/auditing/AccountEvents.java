@@ -59,6 +59,18 @@ public final class AccountEvents {
         }
     }
 
+    /**
+     * Records a change a user made to their own account, if it happened (a key revoked that existed, a login ended
+     * that was live), in the change's transaction. @return whether it happened
+     */
+    public static boolean ifChanged(Connection c, boolean changed, Instant time, String type, String userId,
+                                    String address, Map<String, ?> details) throws SQLException {
+        if (changed) {
+            append(c, time, type, userId, userId, address, details);
+        }
+        return changed;
+    }
+
     /** Newest first; {@code userId} null for everyone's (admins only), else the records about that user. */
     public static List<AccountEvent> newest(Connection c, String userId, int limit) throws SQLException {
         String sql = "SELECT event_id, time, type, user_id, actor_id, address, details::text AS details "

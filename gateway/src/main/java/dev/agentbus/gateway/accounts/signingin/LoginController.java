@@ -144,13 +144,9 @@ class LoginController {
         Caller caller = callerOf(request);
         if (caller.via() == Caller.Via.LOGIN) {
             Instant now = clock.instant();
-            database.query(c -> {
-                if (LoginSessions.end(c, caller.userId(), caller.credentialId(), now)) {
-                    AccountEvents.append(c, now, AccountEvents.LOGOUT, caller.userId(), caller.userId(),
-                            addressOf(request), Map.of("loginId", caller.credentialId()));
-                }
-                return null;
-            });
+            database.query(c -> AccountEvents.ifChanged(c, LoginSessions.end(c, caller.userId(),
+                    caller.credentialId(), now), now, AccountEvents.LOGOUT, caller.userId(), addressOf(request),
+                    Map.of("loginId", caller.credentialId())));
             authenticator.forgetUser(caller.userId());
         }
         return HttpResponse.<Void>noContent().cookie(LoginCookie.cleared(request, settings));

@@ -97,14 +97,9 @@ class MeController {
     public HttpResponse<Void> endLogin(String loginId, HttpRequest<?> request) {
         Caller caller = callerOf(request);
         Instant now = clock.instant();
-        boolean ended = database.query(c -> {
-            boolean done = LoginSessions.end(c, caller.userId(), loginId, now);
-            if (done) {
-                AccountEvents.append(c, now, AccountEvents.LOGIN_ENDED, caller.userId(), caller.userId(),
-                        addressOf(request), Map.of("loginId", loginId));
-            }
-            return done;
-        });
+        boolean ended = database.query(c -> AccountEvents.ifChanged(c,
+                LoginSessions.end(c, caller.userId(), loginId, now), now, AccountEvents.LOGIN_ENDED, caller.userId(),
+                addressOf(request), Map.of("loginId", loginId)));
         if (!ended) {
             throw ApiException.notFound("no login " + loginId);
         }
