@@ -8,7 +8,7 @@ import java.util.Map;
  * Starts the gateway: the HTTP API documented in docs/api.md (sessions, messages, SSE event streams, memory, file
  * uploads and downloads, export, import, fork and rewind, the PostgreSQL read models, health). It turns requests into
  * inputs on Kafka topics and answers queries from its own view of the session log; it never calls another service
- * directly. Its answers are the records of the api module. Not yet: teams auth, the web UI, WebSockets.
+ * directly. Its answers are the records of the api module. It serves the web UI at {@code /}.
  */
 public final class GatewayApplication {
     public static final String SERVICE = "gateway";
@@ -28,6 +28,10 @@ public final class GatewayApplication {
                 "micronaut.server.host", "${agentbus.gateway.host:127.0.0.1}",
                 // Bodies over this are refused with 413 before they are read into memory.
                 "micronaut.server.max-request-size", "${agentbus.gateway.max-body-bytes:1048576}",
-                "micronaut.server.idle-timeout", "-1s");
+                "micronaut.server.idle-timeout", "-1s",
+                // The web UI (docs/ui.md): static ES modules and CSS from the jar, at /, after every route.
+                "micronaut.router.static-resources.web.enabled", "true",
+                "micronaut.router.static-resources.web.paths", "classpath:web",
+                "micronaut.router.static-resources.web.mapping", "/**");
     }
 }

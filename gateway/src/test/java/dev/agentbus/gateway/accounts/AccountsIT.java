@@ -385,6 +385,24 @@ class AccountsIT {
     }
 
     @Test
+    void the_web_ui_is_served_at_the_root_under_the_same_policy_and_routes_still_win() {
+        Client.Response page = Client.browser(url).get("/");
+        assertThat(page.status()).isEqualTo(200);
+        assertThat(page.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).contains("text/html"));
+        assertThat(page.body()).contains("<script type=\"module\" src=\"/js/app.js\">").doesNotContain("<script>");
+        assertThat(page.headers().firstValue("Content-Security-Policy")).isPresent();
+        for (String module : List.of("/js/app.js", "/vendor/marked/marked.esm.js", "/vendor/dompurify/purify.es.js",
+                "/vendor/highlight/highlight.min.js")) {
+            Client.Response js = Client.browser(url).get(module);
+            assertThat(js.status()).as(module).isEqualTo(200);
+            assertThat(js.headers().firstValue("Content-Type")).as(module)
+                    .hasValueSatisfying(t -> assertThat(t).contains("javascript"));
+        }
+        assertThat(Client.browser(url).get("/api/v1/me").status()).as("the API is not shadowed").isEqualTo(401);
+        assertThat(Client.browser(url).get("/no-such-page.html").status()).isEqualTo(404);
+    }
+
+    @Test
     void a_generated_admin_password_is_written_for_the_owner_only() throws Exception {
         Path data = dir.resolve("generated");
         try (TestGateway fresh = new TestGateway(broker.bootstrapServers(), data, TestPostgres.newDatabase())) {

@@ -1,0 +1,184 @@
+// One session's chat: the transcript (transcript.js) kept live from the session's event stream, drawn item by item,
+// and the composer. The stream is an EventSource: when it reconnects the browser sends Last-Event-ID by itself,
+// and a page refresh replays the log from the start, so the transcript comes back whole.
+import { api } from './api.js';
+import { clear, h } from './dom.js';
+import { renderMarkdown } from './markdown.js';
+import { applyDelta, applyEvent, EVENT_TYPES, emptyTranscript } from './transcript.js';
+
+export class ChatView {
+  constructor(root, onActivity) {
+    this.root = root;
+    this.onActivity = onActivity;
+    this.nodes = new Map();
+    this.stream = null;
+  }
+
+  open(sessionId) {
+    this.close();
+    this.sessionId = sessionId;
+    this.transcript = emptyTranscript();
+    this.nodes.clear();
+    this.list = h('ol', { class: 'transcript', 'aria-live': 'polite', 'aria-label': 'Conversation' });
+    this.input = h('textarea', { 'data-testid': 'composer-input', rows: 3, 'aria-label': 'Message',
+      placeholder: 'Ask the agent… (Enter sends, Shift+Enter for a new line)', onkeydown: (e) => this.key(e) });
+    this.send = h('button', { type: 'submit', 'data-testid': 'composer-send' }, 'Send');
+    this.stop = h('button', { type: 'button', 'data-testid': 'stop', class: 'stop', hidden: true,
+      onclick: () => this.cancel() }, 'Stop');
+    this.error = h('p', { class: 'error', role: 'alert' });
+    this.stats = h('p', { class: 'stats', 'aria-live': 'off' });
+    const form = h('form', { class: 'composer', onsubmit: (e) => { e.preventDefault(); this.post(); } },
+      this.input, h('div', { class: 'composer-actions' }, this.stats, this.stop, this.send));
+    clear(this.root).append(this.list, this.error, form);
+    this.stream = new EventSource(`/api/v1/sessions/${encodeURIComponent(sessionId)}/events`);
+    for (const type of EVENT_TYPES) {
+      this.stream.addEventListener(type, (e) => this.event(JSON.parse(e.data)));
+    }
+    this.stream.addEventListener('delta', (e) => {
+      applyDelta(this.transcript, JSON.parse(e.data));
+      this.draw();
+    });
+    this.stream.onerror = () => {
+      // The browser reconnects by itself and resumes after the last event it saw.
+      this.error.textContent = this.stream.readyState === EventSource.CLOSED ? 'The event stream closed.' : '';
+    };
+    this.stream.onopen = () => { this.error.textContent = ''; };
+    this.input.focus();
+  }
+
+  close() {
+    if (this.stream) {
+      this.stream.close();
+      this.stream = null;
+    }
+  }
+
+  event(envelope) {
+    const wasRunning = this.transcript.running;
+    applyEvent(this.transcript, envelope);
+    this.draw();
+    if (wasRunning !== this.transcript.running || envelope.type === 'session.created.v1') {
+      this.onActivity?.();
+    }
+  }
+
+  draw() {
+    const t = this.transcript;
+    for (const key of t.changed) {
+      const item = t.byKey.get(key);
+      const fresh = this.item(item);
+      const old = this.nodes.get(key);
+      if (old) {
+        old.replaceWith(fresh);
+      } else {
+        this.list.append(fresh);
+      }
+      this.nodes.set(key, fresh);
+    }
+    const follow = t.changed.size > 0;
+    t.changed.clear();
+    this.stop.hidden = !t.running;
+    this.send.disabled = t.running;
+    this.stats.textContent = statsOf(t);
+    if (follow) {
+      this.list.lastElementChild?.scrollIntoView({ block: 'end', behavior: 'auto' });
+    }
+  }
+
+  item(item) {
+    switch (item.kind) {
+      case 'user':
+        return h('li', { class: 'message user', 'data-testid': 'message-user' }, h('p', {}, item.text));
+      case 'assistant': {
+        const body = h('div', { class: 'markdown' });
+        renderMarkdown(body, item.text);
+        return h('li', { class: `message assistant${item.streaming ? ' streaming' : ''}`,
+            'data-testid': 'message-assistant', 'aria-busy': item.streaming ? 'true' : 'false' },
+          item.reasoning ? h('details', { class: 'reasoning' }, h('summary', {}, 'Reasoning'),
+            h('pre', {}, item.reasoning)) : null,
+          body,
+          item.error ? h('p', { class: 'error' }, `The model call failed: ${item.error}`) : null);
+      }
+      case 'tool':
+        return h('li', { class: `tool-call ${item.status}`, 'data-testid': 'tool-call', 'data-status': item.status },
+          h('details', { open: item.status === 'running' || item.status === 'failed' },
+            h('summary', {}, h('span', { class: 'tool-name' }, item.name || 'tool'), ' ',
+              h('span', { class: 'tool-status' }, statusText(item)),
+              item.byUser ? h('span', { class: 'by-user' }, ' (run by a person)') : null),
+            h('pre', { class: 'arguments', 'aria-label': 'Arguments' }, pretty(item.arguments)),
+            item.output ? h('pre', { class: 'output', 'aria-label': 'Output' }, item.output) : null,
+            item.error ? h('pre', { class: 'error', 'aria-label': 'Error' }, item.error) : null,
+            item.diff ? h('pre', { class: 'diff', 'aria-label': 'Changes' }, item.diff) : null));
+      default:
+        return h('li', { class: 'notice' }, item.text);
+    }
+  }
+
+  key(e) {
+    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+      e.preventDefault();
+      this.post();
+    }
+  }
+
+  async post() {
+    const text = this.input.value.trim();
+    if (!text || this.transcript.running) {
+      return;
+    }
+    this.error.textContent = '';
+    try {
+      await api('POST', `/api/v1/sessions/${encodeURIComponent(this.sessionId)}/messages`, { text });
+      this.input.value = '';
+    } catch (e) {
+      this.error.textContent = e.message;
+    }
+  }
+
+  async cancel() {
+    try {
+      await api('POST', `/api/v1/sessions/${encodeURIComponent(this.sessionId)}/cancel`);
+    } catch (e) {
+      this.error.textContent = e.message;
+    }
+  }
+}
+
+function statusText(item) {
+  switch (item.status) {
+    case 'pending': return 'pending';
+    case 'requested': return 'waiting for a sandbox';
+    case 'running': return 'running…';
+    case 'done': return `done in ${item.durationMs} ms`;
+    case 'failed': return `failed after ${item.durationMs} ms`;
+    case 'refused': return 'refused';
+    case 'interrupted': return 'interrupted';
+    default: return item.status || '';
+  }
+}
+
+function pretty(json) {
+  try {
+    return JSON.stringify(JSON.parse(json), null, 2);
+  } catch {
+    return json || '';
+  }
+}
+
+/** Time to first token and tokens per second of the latest model call, and the session's tokens so far. */
+function statsOf(t) {
+  const calls = t.items.filter((i) => i.kind === 'assistant');
+  const last = calls[calls.length - 1];
+  const total = calls.reduce((sum, c) => sum + (c.usage ? c.usage.totalTokens : 0), 0);
+  const parts = [];
+  if (last && last.firstTokenAt && last.startedAt) {
+    parts.push(`first token ${Math.max(0, last.firstTokenAt - last.startedAt)} ms`);
+  }
+  if (last && last.usage && last.completedAt && last.startedAt && last.completedAt > last.startedAt) {
+    parts.push(`${(last.usage.completionTokens / ((last.completedAt - last.startedAt) / 1000)).toFixed(1)} tokens/s`);
+  }
+  if (total > 0) {
+    parts.push(`${total} tokens in this session`);
+  }
+  return parts.join(' · ');
+}

@@ -1,0 +1,158 @@
+// What the chat shows, as a pure fold over the session's events, like the server's own SessionFold: the same log
+// always gives the same transcript, so a refresh or a reconnect that replays the log rebuilds it exactly, with
+// nothing lost or doubled. Live deltas (tokens, command output) only fill in what the next event then states in
+// full: an event always wins over the deltas before it, and deltas for something already complete are dropped.
+
+/** The wire types this view folds; the stream sends each under its own SSE event name. */
+export const EVENT_TYPES = [
+  'session.created.v1', 'session.forked.v1', 'user_message.posted.v1', 'memory.attached.v1',
+  'model_call.started.v1', 'model_call.completed.v1', 'model_call.failed.v1',
+  'tool_call.requested.v1', 'tool_call.started.v1', 'tool_call.completed.v1',
+  'wait.scheduled.v1', 'wait.ended.v1', 'turn.ended.v1', 'input.rejected.v1', 'notification.posted.v1',
+];
+
+export function emptyTranscript() {
+  return { items: [], byKey: new Map(), lastSeq: 0, running: false, title: '', changed: new Set() };
+}
+
+function add(t, key, item) {
+  item.key = key;
+  t.items.push(item);
+  t.byKey.set(key, item);
+  t.changed.add(key);
+  return item;
+}
+
+function touch(t, key) {
+  t.changed.add(key);
+  return t.byKey.get(key);
+}
+
+/** Applies one log event (an envelope of the log); returns the transcript. Events at or before lastSeq are skipped. */
+export function applyEvent(t, envelope) {
+  if (envelope.seq <= t.lastSeq) {
+    return t;
+  }
+  t.lastSeq = envelope.seq;
+  const d = envelope.data || {};
+  switch (envelope.type) {
+    case 'session.created.v1':
+      t.title = d.title || '';
+      break;
+    case 'session.forked.v1':
+      t.title = d.title || t.title;
+      add(t, 'fork', { kind: 'notice', text: `Forked from ${d.fromSessionId} at event ${d.atSeq}.` });
+      break;
+    case 'user_message.posted.v1':
+      add(t, `user-${envelope.seq}`, { kind: 'user', text: d.text, time: envelope.time });
+      t.running = true;
+      break;
+    case 'model_call.started.v1':
+      if (!t.byKey.has(`model-${d.requestId}`)) {
+        add(t, `model-${d.requestId}`, { kind: 'assistant', text: '', reasoning: '', streaming: true,
+          startedAt: Date.parse(envelope.time) });
+      }
+      break;
+    case 'model_call.completed.v1': {
+      const key = `model-${d.requestId}`;
+      const item = t.byKey.get(key) || add(t, key, { kind: 'assistant' });
+      Object.assign(item, { text: d.content || '', reasoning: d.reasoning || '', streaming: false,
+        model: d.model, usage: d.usage, completedAt: Date.parse(envelope.time) });
+      touch(t, key);
+      for (const call of d.toolCalls || []) {
+        if (!t.byKey.has(`tool-${call.id}`)) {
+          add(t, `tool-${call.id}`, { kind: 'tool', callId: call.id, name: call.name, arguments: call.arguments,
+            status: 'pending', output: '' });
+        }
+      }
+      break;
+    }
+    case 'model_call.failed.v1': {
+      const key = `model-${d.requestId}`;
+      const item = t.byKey.get(key) || add(t, key, { kind: 'assistant' });
+      Object.assign(item, { streaming: false, error: d.message });
+      touch(t, key);
+      break;
+    }
+    case 'tool_call.requested.v1': {
+      const key = `tool-${d.callId}`;
+      const item = t.byKey.get(key) || add(t, key, { kind: 'tool', callId: d.callId, output: '' });
+      Object.assign(item, { name: d.name, arguments: d.arguments, byUser: d.byUser,
+        status: item.status === 'pending' || !item.status ? 'requested' : item.status });
+      touch(t, key);
+      break;
+    }
+    case 'tool_call.started.v1': {
+      const item = touch(t, `tool-${d.callId}`);
+      if (item && (item.status === 'pending' || item.status === 'requested')) {
+        item.status = 'running';
+      }
+      break;
+    }
+    case 'tool_call.completed.v1': {
+      const key = `tool-${d.callId}`;
+      const item = t.byKey.get(key) || add(t, key, { kind: 'tool', callId: d.callId });
+      Object.assign(item, {
+        status: d.refusal ? 'refused' : d.interrupted ? 'interrupted' : d.ok ? 'done' : 'failed',
+        output: d.output || '', error: d.error || d.refusal || '', diff: d.diff || '', durationMs: d.durationMs,
+      });
+      touch(t, key);
+      break;
+    }
+    case 'wait.scheduled.v1':
+      add(t, `wait-${d.waitId}`, { kind: 'notice', text: `Waiting until ${d.until}${d.reason ? `: ${d.reason}` : ''}.` });
+      break;
+    case 'turn.ended.v1':
+      t.running = false;
+      if (d.outcome && d.outcome !== 'COMPLETED') {
+        add(t, `end-${envelope.seq}`, { kind: 'notice', text: endNotice(d) });
+      }
+      break;
+    case 'input.rejected.v1':
+      add(t, `rejected-${envelope.seq}`, { kind: 'notice', text: `Not accepted: ${d.reason}` });
+      break;
+    case 'notification.posted.v1':
+      add(t, `notification-${envelope.seq}`, { kind: 'notice', text: d.message || d.text || 'Notification' });
+      break;
+    default:
+      break;
+  }
+  return t;
+}
+
+function endNotice(d) {
+  switch (d.outcome) {
+    case 'CANCELLED': return 'Stopped.';
+    case 'ITERATION_CAP': return `Stopped at the step limit${d.message ? `: ${d.message}` : '.'}`;
+    default: return `The turn ended: ${d.outcome}${d.message ? ` (${d.message})` : ''}.`;
+  }
+}
+
+/** Applies a live delta: tokens to the open model call, output to the running command. */
+export function applyDelta(t, chunk) {
+  if (chunk.kind === 'TOKEN' || chunk.kind === 'REASONING') {
+    const key = `model-${chunk.ref}`;
+    let item = t.byKey.get(key);
+    if (!item) {
+      item = add(t, key, { kind: 'assistant', text: '', reasoning: '', streaming: true, startedAt: Date.now() });
+    }
+    if (!item.streaming) {
+      return t;
+    }
+    if (chunk.kind === 'TOKEN') {
+      item.firstTokenAt = item.firstTokenAt || Date.now();
+      item.text += chunk.text;
+      item.tokens = (item.tokens || 0) + 1;
+    } else {
+      item.reasoning += chunk.text;
+    }
+    touch(t, key);
+  } else if (chunk.kind === 'OUTPUT') {
+    const item = t.byKey.get(`tool-${chunk.ref}`);
+    if (item && (item.status === 'running' || item.status === 'requested' || item.status === 'pending')) {
+      item.output = (item.output || '') + chunk.text;
+      touch(t, item.key);
+    }
+  }
+  return t;
+}
