@@ -1,0 +1,234 @@
+package dev.agentbus.systemtests;
+
+import dev.agentbus.events.Json;
+import dev.agentbus.testkit.model.ScriptedReply;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import java.io.ByteArrayOutputStream;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The web UI in a real (headless) Chromium against the standalone stack and the scripted model server: logging in
+ * with a second factor, a streamed turn with a tool-call card, a refresh in the middle of a reply, stop, and the
+ * mobile width. The elements are found by their {@code data-testid}s, the UI's stable test hooks.
+ */
+class BrowserIT extends OnStandaloneStack {
+    @RegisterExtension
+    static final Browser BROWSER = new Browser();
+    static final Duration WAIT = Duration.ofSeconds(30);
+    static final String PASSWORD = "uma-password-123";
+
+    static ChromeDriver chrome;
+    static String totpSecret;
+
+    @BeforeAll
+    static void startBrowser() throws Exception {
+        chrome = BROWSER.start();
+        totpSecret = userWithTwoFactor("uma");
+        TeamsIT.newUserKey("vic");
+    }
+
+    @AfterAll
+    static void stopBrowser() {
+        BROWSER.quit();
+    }
+
+    @BeforeEach
+    void freshPage() {
+        model.reset();
+        chrome.manage().window().setSize(Browser.DESKTOP);
+        chrome.manage().deleteAllCookies();
+        chrome.get(stack.stack.gatewayUrl() + "/");
+    }
+
+    @Test
+    void logging_in_takes_the_password_then_the_two_factor_code() {
+        visible("login-username").sendKeys("uma");
+        byTestId("login-password").sendKeys(PASSWORD);
+        byTestId("login-submit").click();
+        WebElement code = visible("login-totp");
+        // The next step's code: the current step's was used to confirm the enrolment, and a code works once.
+        code.sendKeys(totp(totpSecret, Instant.now().getEpochSecond() / 30 + 1));
+        byTestId("login-submit").click();
+        visible("me");
+
+        assertThat(byTestId("me").getText()).isEqualTo("uma");
+        assertThat(chrome.manage().getCookieNamed("agentbus_login").isHttpOnly()).isTrue();
+    }
+
+    @Test
+    void a_turn_streams_with_a_tool_call_card_and_a_markdown_answer() {
+        logIn();
+        model.replyToolCall("write", "{\"path\":\"hello.txt\",\"content\":\"hi\\n\"}")
+                .reply(ScriptedReply.text("I wrote **hello.txt**:\n\n```\nhi\n```"));
+        byTestId("new-session").click();
+        send("create hello.txt containing hi");
+
+        WebElement card = wait(ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector("[data-testid=tool-call][data-status=done]")));
+        assertThat(card.getText()).contains("write").contains("done in");
+        WebElement answer = waitForAnswer("hello.txt");
+        assertThat(answer.findElement(By.tagName("strong")).getText()).isEqualTo("hello.txt");
+        assertThat(answer.findElements(By.cssSelector("pre code.hljs"))).as("highlighted code").hasSize(1);
+        assertThat(answer.findElements(By.cssSelector("pre button.copy"))).as("a copy button").hasSize(1);
+        assertThat(byTestId("message-user").getText()).isEqualTo("create hello.txt containing hi");
+    }
+
+    @Test
+    void a_refresh_in_the_middle_of_a_reply_brings_it_back_whole_and_once() {
+        logIn();
+        String reply = "The whole answer, streamed slowly, arrives exactly once.";
+        model.reply(ScriptedReply.text(reply).withChunkDelay(Duration.ofMillis(150)));
+        byTestId("new-session").click();
+        send("answer slowly");
+        wait(d -> !d.findElements(By.cssSelector("[data-testid=message-assistant].streaming")).isEmpty()
+                && !d.findElement(By.cssSelector("[data-testid=message-assistant]")).getText().isBlank());
+
+        chrome.navigate().refresh();
+
+        waitForAnswer(reply);
+        assertThat(chrome.findElements(By.cssSelector("[data-testid=message-assistant]"))).hasSize(1)
+                .allSatisfy(m -> assertThat(m.getText()).isEqualTo(reply));
+        assertThat(chrome.findElements(By.cssSelector("[data-testid=message-user]"))).hasSize(1);
+    }
+
+    @Test
+    void stop_ends_a_running_turn_and_the_stop_button_survives_a_refresh_while_it_runs() {
+        logIn();
+        model.reply(ScriptedReply.text("too late").withDelay(Duration.ofSeconds(20)));
+        byTestId("new-session").click();
+        send("take your time");
+        visible("stop");
+        chrome.navigate().refresh();
+        visible("stop");
+
+        byTestId("stop").click();
+
+        wait(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector(".transcript"), "Stopped."));
+        wait(ExpectedConditions.invisibilityOfElementLocated(By.cssSelector("[data-testid=stop]")));
+        assertThat(byTestId("composer-send").isEnabled()).isTrue();
+    }
+
+    @Test
+    void at_a_phones_width_the_sessions_and_the_composer_are_both_there() {
+        chrome.manage().window().setSize(Browser.MOBILE);
+        logIn();
+        byTestId("new-session").click();
+        WebElement input = visible("composer-input");
+
+        assertThat(input.getRect().getWidth()).isLessThanOrEqualTo(Browser.MOBILE.getWidth());
+        assertThat(byTestId("new-session").isDisplayed()).isTrue();
+        Object overflow = chrome.executeScript(
+                "return document.documentElement.scrollWidth > document.documentElement.clientWidth");
+        assertThat(overflow).as("no sideways scrolling").isEqualTo(false);
+    }
+
+    /** Logs in as vic, who has no second factor: a TOTP code works once, and the tests log in many times. */
+    private void logIn() {
+        visible("login-username").sendKeys("vic");
+        byTestId("login-password").sendKeys("vic-password-123");
+        byTestId("login-submit").click();
+        visible("me");
+    }
+
+    private void send(String text) {
+        WebElement input = visible("composer-input");
+        input.sendKeys(text);
+        byTestId("composer-send").click();
+    }
+
+    private WebElement waitForAnswer(String text) {
+        return wait(d -> d.findElements(By.cssSelector("[data-testid=message-assistant]:not(.streaming)")).stream()
+                .filter(m -> m.getText().contains(text)).findFirst().orElse(null));
+    }
+
+    private static WebElement visible(String id) {
+        return wait(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("[data-testid='" + id + "']")));
+    }
+
+    private static WebElement byTestId(String id) {
+        return chrome.findElement(By.cssSelector("[data-testid='" + id + "']"));
+    }
+
+    private static <T> T wait(java.util.function.Function<? super org.openqa.selenium.WebDriver, T> until) {
+        return new WebDriverWait(chrome, WAIT).until(until);
+    }
+
+    /** A user made through the API with two-factor login on; returns the TOTP secret. */
+    private static String userWithTwoFactor(String username) throws Exception {
+        String base = stack.stack.gatewayUrl();
+        String code = stack.gateway.post("/api/v1/admin/invites", "{}").json().get("code").asText();
+        stack.gateway.send(json(base + "/api/v1/auth/register",
+                Map.of("invite", code, "username", username, "password", PASSWORD)).build());
+        GatewayClient.Response login = stack.gateway.send(json(base + "/api/v1/auth/login",
+                Map.of("username", username, "password", PASSWORD)).build());
+        String cookie = login.headers().entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase("set-cookie"))
+                .flatMap(e -> e.getValue().stream()).filter(v -> v.startsWith("agentbus_login=")).findFirst()
+                .orElseThrow().split(";")[0];
+        String csrf = login.json().get("csrfToken").asText();
+        String secret = stack.gateway.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/me/totp"))
+                .header("Cookie", cookie).header("X-CSRF-Token", csrf).POST(HttpRequest.BodyPublishers.noBody())
+                .build()).json().get("secret").asText();
+        GatewayClient.Response confirmed = stack.gateway.send(json(base + "/api/v1/me/totp/confirm",
+                Map.of("code", totp(secret, Instant.now().getEpochSecond() / 30)))
+                .header("Cookie", cookie).header("X-CSRF-Token", csrf).build());
+        assertThat(confirmed.status()).as(confirmed.body()).isEqualTo(204);
+        return secret;
+    }
+
+    private static HttpRequest.Builder json(String url, Object body) throws Exception {
+        return HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(Json.mapper().writeValueAsString(body)));
+    }
+
+    /** What an authenticator app shows (RFC 6238: HMAC-SHA1, 6 digits), written here from the RFC. */
+    static String totp(String base32Secret, long step) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA1");
+            mac.init(new SecretKeySpec(base32(base32Secret), "HmacSHA1"));
+            byte[] h = mac.doFinal(ByteBuffer.allocate(8).putLong(step).array());
+            int offset = h[h.length - 1] & 0xf;
+            int binary = ((h[offset] & 0x7f) << 24) | ((h[offset + 1] & 0xff) << 16) | ((h[offset + 2] & 0xff) << 8)
+                    | (h[offset + 3] & 0xff);
+            return String.format("%06d", binary % 1_000_000);
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static byte[] base32(String text) {
+        String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int buffer = 0;
+        int bits = 0;
+        for (char c : text.toUpperCase().replace("=", "").toCharArray()) {
+            buffer = (buffer << 5) | alphabet.indexOf(c);
+            bits += 5;
+            if (bits >= 8) {
+                out.write((buffer >> (bits - 8)) & 0xff);
+                bits -= 8;
+            }
+        }
+        return out.toByteArray();
+    }
+
+}
