@@ -5,6 +5,7 @@ import { ChatView } from './chat.js';
 import { clear, h } from './dom.js';
 import { showEnrolment, showLogin } from './login.js';
 import { Sidebar } from './sidebar.js';
+import { TimelineView } from './timeline.js';
 
 const root = document.getElementById('app');
 
@@ -30,7 +31,6 @@ async function start() {
 
 function workspace(me) {
   const side = h('nav', { class: 'sidebar', 'aria-label': 'Sessions' });
-  const chat = h('section', { class: 'chat', 'aria-label': 'Chat' });
   const header = h('header', { class: 'top' },
     h('strong', {}, 'Agentbus'),
     h('span', { class: 'me', 'data-testid': 'me' }, `${me.username}${me.role === 'admin' ? ' (admin)' : ''}`),
@@ -40,17 +40,31 @@ function workspace(me) {
       location.hash = '';
       start();
     } }, 'Log out'));
-  clear(root).append(header, h('div', { class: 'layout' }, side, chat));
-  const view = new ChatView(chat, () => sidebar.refresh());
-  const sidebar = new Sidebar(side, (id) => { location.hash = `#/s/${id}`; });
+  const tabs = h('nav', { class: 'tabs', 'aria-label': 'Session views' });
+  const pane = h('div', { class: 'pane' });
+  clear(root).append(header, h('div', { class: 'layout' }, side, h('div', { class: 'main' }, tabs, pane)));
+  const openSession = (id) => { location.hash = `#/s/${id}`; };
+  const view = new ChatView(pane, () => sidebar.refresh(), openSession);
+  const timeline = new TimelineView(pane, openSession);
+  const sidebar = new Sidebar(side, openSession);
   const route = () => {
-    const match = location.hash.match(/^#\/s\/([0-9a-f-]+)$/);
+    const match = location.hash.match(/^#\/s\/([0-9a-f-]+)(\/timeline)?$/);
+    view.close();
+    clear(tabs);
     if (match) {
-      view.open(match[1]);
-      sidebar.refresh(match[1]);
+      const [, id, onTimeline] = match;
+      tabs.append(
+        h('a', { href: `#/s/${id}`, 'data-testid': 'tab-chat', 'aria-current': onTimeline ? undefined : 'page' }, 'Chat'),
+        h('a', { href: `#/s/${id}/timeline`, 'data-testid': 'tab-timeline',
+          'aria-current': onTimeline ? 'page' : undefined }, 'Timeline'));
+      if (onTimeline) {
+        timeline.open(id);
+      } else {
+        view.open(id);
+      }
+      sidebar.refresh(id);
     } else {
-      view.close();
-      clear(chat).append(h('p', { class: 'empty' }, 'Pick a session, or start a new one (Alt+N).'));
+      clear(pane).append(h('p', { class: 'empty' }, 'Pick a session, or start a new one (Alt+N).'));
       sidebar.refresh(null);
     }
   };

@@ -7,9 +7,10 @@ import { renderMarkdown } from './markdown.js';
 import { applyDelta, applyEvent, EVENT_TYPES, emptyTranscript } from './transcript.js';
 
 export class ChatView {
-  constructor(root, onActivity) {
+  constructor(root, onActivity, onForked) {
     this.root = root;
     this.onActivity = onActivity;
+    this.onForked = onForked;
     this.nodes = new Map();
     this.stream = null;
   }
@@ -88,7 +89,14 @@ export class ChatView {
   item(item) {
     switch (item.kind) {
       case 'user':
-        return h('li', { class: 'message user', 'data-testid': 'message-user' }, h('p', {}, item.text));
+        return h('li', { class: 'message user', 'data-testid': 'message-user' }, h('p', {}, item.text),
+          item.inherited ? null : h('span', { class: 'message-actions' },
+            h('button', { type: 'button', 'data-testid': 'message-edit',
+              title: 'Edit and send again, in a fork of this session from before this message',
+              onclick: (e) => this.edit(item, e.target.closest('li')) }, 'Edit'),
+            h('button', { type: 'button', 'data-testid': 'message-regenerate',
+              title: 'Ask again, in a fork of this session from before this message',
+              onclick: () => this.resend(item.seq, item.text) }, 'Regenerate')));
       case 'assistant': {
         const body = h('div', { class: 'markdown' });
         renderMarkdown(body, item.text);
@@ -111,6 +119,36 @@ export class ChatView {
             item.diff ? h('pre', { class: 'diff', 'aria-label': 'Changes' }, item.diff) : null));
       default:
         return h('li', { class: 'notice' }, item.text);
+    }
+  }
+
+  /** Edits a message in place; sending makes a fork from before it, so the original stays as it was. */
+  edit(item, node) {
+    const text = h('textarea', { rows: 3, 'aria-label': 'Edited message', 'data-testid': 'message-edit-input' });
+    text.value = item.text;
+    const editor = h('form', { class: 'edit', onsubmit: (e) => { e.preventDefault(); this.resend(item.seq, text.value); } },
+      text, h('button', { type: 'submit', 'data-testid': 'message-edit-send' }, 'Send in a fork'),
+      h('button', { type: 'button', onclick: () => editor.replaceWith(this.item(item)) }, 'Cancel'));
+    node.replaceWith(editor);
+    this.nodes.set(item.key, editor);
+    text.focus();
+  }
+
+  /**
+   * Edit and regenerate both go through the log's fork: a new session from the event before the message, with the
+   * (edited) message sent again. Nothing of the original session changes, and both stay in the sidebar.
+   */
+  async resend(seq, text) {
+    if (!text.trim()) {
+      return;
+    }
+    try {
+      const forked = await api('POST', `/api/v1/sessions/${encodeURIComponent(this.sessionId)}/fork`,
+        { atSeq: seq - 1 });
+      await api('POST', `/api/v1/sessions/${encodeURIComponent(forked.id)}/messages`, { text: text.trim() });
+      this.onForked?.(forked.id);
+    } catch (e) {
+      this.error.textContent = e.message;
     }
   }
 

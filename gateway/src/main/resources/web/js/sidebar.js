@@ -1,4 +1,5 @@
-// The sessions sidebar: yours and those shared with your groups, newest first, and a new session.
+// The sessions sidebar: yours and those shared with your groups, newest first, and a new session. The search box
+// filters titles as you type; Enter searches every message and answer (the gateway's full-text search).
 import { api } from './api.js';
 import { clear, h } from './dom.js';
 
@@ -6,23 +7,55 @@ export class Sidebar {
   constructor(root, onOpen) {
     this.root = root;
     this.onOpen = onOpen;
+    this.sessions = [];
     this.list = h('ul', { class: 'sessions', 'aria-label': 'Sessions' });
+    this.results = h('ul', { class: 'search-results', 'aria-label': 'Search results', 'aria-live': 'polite' });
     this.error = h('p', { class: 'error', role: 'alert' });
+    this.search = h('input', { type: 'search', 'data-testid': 'session-search', 'aria-label': 'Search sessions',
+      placeholder: 'Search (Enter: in messages too)', oninput: () => { clear(this.results); this.draw(); },
+      onkeydown: (e) => { if (e.key === 'Enter') { e.preventDefault(); this.fullText(); } } });
     clear(root).append(
       h('button', { type: 'button', 'data-testid': 'new-session', class: 'new-session',
         title: 'New session (Alt+N)', onclick: () => this.create() }, '+ New session'),
-      this.error, this.list);
+      this.search, this.error, this.results, this.list);
   }
 
   async refresh(selected) {
-    this.selected = selected ?? this.selected;
+    this.selected = selected === undefined ? this.selected : selected;
     try {
-      const sessions = await api('GET', '/api/v1/sessions');
-      clear(this.list).append(...sessions.map((s) => h('li', {},
-        h('button', { type: 'button', class: `session ${s.status.toLowerCase()}`, 'data-session-id': s.id,
-          'aria-current': s.id === this.selected ? 'page' : undefined, onclick: () => this.onOpen(s.id) },
-        h('span', { class: 'title' }, s.title || 'Untitled'),
-        h('span', { class: 'status' }, s.status.toLowerCase())))));
+      this.sessions = await api('GET', '/api/v1/sessions');
+      this.error.textContent = '';
+      this.draw();
+    } catch (e) {
+      this.error.textContent = e.message;
+    }
+  }
+
+  draw() {
+    const words = this.search.value.trim().toLowerCase();
+    const shown = this.sessions.filter((s) => !words || (s.title || 'untitled').toLowerCase().includes(words));
+    clear(this.list).append(...shown.map((s) => h('li', {},
+      h('button', { type: 'button', class: `session ${s.status.toLowerCase()}`, 'data-session-id': s.id,
+        'data-testid': 'session', 'aria-current': s.id === this.selected ? 'page' : undefined,
+        onclick: () => this.onOpen(s.id) },
+      h('span', { class: 'title' }, s.title || 'Untitled'),
+      h('span', { class: 'status' }, s.status.toLowerCase())))));
+  }
+
+  async fullText() {
+    const q = this.search.value.trim();
+    if (!q) {
+      return;
+    }
+    try {
+      const found = await api('GET', `/api/v1/search?q=${encodeURIComponent(q)}&limit=20`);
+      clear(this.results).append(found.results.length ? found.results.map((r) => h('li', {},
+        h('button', { type: 'button', class: 'search-hit', 'data-testid': 'search-hit',
+          onclick: () => this.onOpen(r.sessionId) },
+        h('span', { class: 'title' }, r.title || 'Untitled'),
+        // The snippet marks the matched words with **: shown as text, never as markup.
+        h('span', { class: 'snippet' }, r.snippet.replaceAll('**', ''))))) : h('li', { class: 'none' },
+        `No message matches “${q}”.`));
     } catch (e) {
       this.error.textContent = e.message;
     }

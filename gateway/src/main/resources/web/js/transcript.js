@@ -41,10 +41,11 @@ export function applyEvent(t, envelope) {
       break;
     case 'session.forked.v1':
       t.title = d.title || t.title;
+      inherit(t, d.state || {});
       add(t, 'fork', { kind: 'notice', text: `Forked from ${d.fromSessionId} at event ${d.atSeq}.` });
       break;
     case 'user_message.posted.v1':
-      add(t, `user-${envelope.seq}`, { kind: 'user', text: d.text, time: envelope.time });
+      add(t, `user-${envelope.seq}`, { kind: 'user', text: d.text, time: envelope.time, seq: envelope.seq });
       t.running = true;
       break;
     case 'model_call.started.v1':
@@ -118,6 +119,31 @@ export function applyEvent(t, envelope) {
       break;
   }
   return t;
+}
+
+/**
+ * A fork starts from the source's folded state, not its events: its conversation comes from the state's messages and
+ * tool calls. Their seqs are the source's, so they carry none here (they cannot be edited from the fork).
+ */
+function inherit(t, state) {
+  const calls = state.toolCalls || {};
+  (state.messages || []).forEach((m, i) => {
+    if (m.kind === 'user') {
+      add(t, `inherited-${i}`, { kind: 'user', text: m.text, inherited: true });
+    } else if (m.kind === 'assistant') {
+      add(t, `inherited-${i}`, { kind: 'assistant', text: m.content || '', reasoning: m.reasoning || '',
+        streaming: false });
+      for (const call of m.toolCalls || []) {
+        const view = calls[call.id] || {};
+        add(t, `tool-${call.id}`, { kind: 'tool', callId: call.id, name: call.name, arguments: call.arguments,
+          status: view.status !== 'COMPLETED' ? 'interrupted' : view.refusal ? 'refused' : view.ok ? 'done' : 'failed',
+          output: view.output || '', error: view.error || view.refusal || '', diff: view.diff || '',
+          durationMs: view.durationMs });
+      }
+    } else if (m.kind === 'notice') {
+      add(t, `inherited-${i}`, { kind: 'notice', text: m.text });
+    }
+  });
 }
 
 function endNotice(d) {

@@ -90,7 +90,8 @@ class BrowserIT extends OnStandaloneStack {
         assertThat(answer.findElement(By.tagName("strong")).getText()).isEqualTo("hello.txt");
         assertThat(answer.findElements(By.cssSelector("pre code.hljs"))).as("highlighted code").hasSize(1);
         assertThat(answer.findElements(By.cssSelector("pre button.copy"))).as("a copy button").hasSize(1);
-        assertThat(byTestId("message-user").getText()).isEqualTo("create hello.txt containing hi");
+        assertThat(byTestId("message-user").findElement(By.tagName("p")).getText())
+                .isEqualTo("create hello.txt containing hi");
     }
 
     @Test
@@ -126,6 +127,66 @@ class BrowserIT extends OnStandaloneStack {
         wait(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector(".transcript"), "Stopped."));
         wait(ExpectedConditions.invisibilityOfElementLocated(By.cssSelector("[data-testid=stop]")));
         assertThat(byTestId("composer-send").isEnabled()).isTrue();
+    }
+
+    @Test
+    void the_timeline_steps_through_the_events_and_forks_at_one() {
+        logIn();
+        model.replyText("the first answer");
+        byTestId("new-session").click();
+        send("first question");
+        waitForAnswer("the first answer");
+        String source = chrome.getCurrentUrl();
+
+        byTestId("tab-timeline").click();
+        List<WebElement> events = wait(d -> {
+            List<WebElement> rows = d.findElements(By.cssSelector("[data-testid=timeline-event]"));
+            return rows.isEmpty() ? null : rows;
+        });
+        assertThat(events.getFirst().getText()).contains("session.created.v1");
+        assertThat(chrome.findElement(By.cssSelector(".events")).getText()).contains("user_message.posted.v1")
+                .contains("model_call.completed.v1").contains("turn.ended.v1");
+        assertThat(chrome.findElement(By.cssSelector(".state")).getText()).contains("the first answer");
+        WebElement question = events.stream().filter(e -> e.getText().contains("user_message.posted.v1"))
+                .findFirst().orElseThrow();
+        String seq = question.getAttribute("data-seq");
+        question.findElement(By.cssSelector("button.seq")).click();
+        wait(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector(".state h2"), "At event " + seq));
+        assertThat(chrome.findElement(By.cssSelector(".state")).getText()).as("before the answer")
+                .contains("first question").doesNotContain("the first answer");
+
+        chrome.findElements(By.cssSelector("[data-testid=timeline-event]")).stream()
+                .filter(e -> e.getText().contains("turn.ended.v1")).findFirst().orElseThrow()
+                .findElement(By.cssSelector("[data-testid=timeline-fork]")).click();
+
+        wait(d -> !d.getCurrentUrl().equals(source) && !d.getCurrentUrl().endsWith("/timeline"));
+        wait(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector(".transcript"), "Forked from"));
+        waitForAnswer("the first answer");
+    }
+
+    @Test
+    void editing_a_message_sends_it_again_in_a_fork_and_leaves_the_original() {
+        logIn();
+        model.replyText("answer to the typo");
+        byTestId("new-session").click();
+        send("what is 2+3?");
+        waitForAnswer("answer to the typo");
+        String source = chrome.getCurrentUrl();
+        model.replyText("answer to the edit");
+
+        byTestId("message-edit").click();
+        WebElement edit = visible("message-edit-input");
+        edit.clear();
+        edit.sendKeys("what is 2+2?");
+        byTestId("message-edit-send").click();
+
+        wait(d -> !d.getCurrentUrl().equals(source));
+        waitForAnswer("answer to the edit");
+        assertThat(chrome.findElements(By.cssSelector("[data-testid=message-user]")))
+                .extracting(m -> m.findElement(By.tagName("p")).getText()).containsExactly("what is 2+2?");
+        chrome.get(source);
+        waitForAnswer("answer to the typo");
+        assertThat(chrome.findElements(By.cssSelector("[data-testid=message-user]"))).hasSize(1);
     }
 
     @Test
