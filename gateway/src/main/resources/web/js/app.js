@@ -6,6 +6,8 @@ import { clear, h } from './dom.js';
 import { showEnrolment, showLogin } from './login.js';
 import { Sidebar } from './sidebar.js';
 import { TimelineView } from './timeline.js';
+import { showAdmin } from './admin.js';
+import { showSettings } from './settings.js';
 
 const root = document.getElementById('app');
 
@@ -34,6 +36,8 @@ function workspace(me) {
   const header = h('header', { class: 'top' },
     h('strong', {}, 'Agentbus'),
     h('span', { class: 'me', 'data-testid': 'me' }, `${me.username}${me.role === 'admin' ? ' (admin)' : ''}`),
+    me.role === 'admin' ? h('a', { href: '#/admin', 'data-testid': 'nav-admin' }, 'Team') : null,
+    h('a', { href: '#/settings', 'data-testid': 'nav-settings' }, 'Settings'),
     h('button', { type: 'button', 'data-testid': 'logout', onclick: async () => {
       await api('POST', '/api/v1/auth/logout');
       setCsrfToken(null);
@@ -63,6 +67,12 @@ function workspace(me) {
         view.open(id);
       }
       sidebar.refresh(id);
+    } else if (location.hash === '#/settings') {
+      showSettings(pane, me);
+      sidebar.refresh(null);
+    } else if (location.hash === '#/admin' && me.role === 'admin') {
+      showAdmin(pane);
+      sidebar.refresh(null);
     } else {
       clear(pane).append(h('p', { class: 'empty' }, 'Pick a session, or start a new one (Alt+N).'));
       sidebar.refresh(null);

@@ -190,6 +190,67 @@ class BrowserIT extends OnStandaloneStack {
     }
 
     @Test
+    void settings_make_an_api_key_shown_once_and_refuse_a_bad_model_server_with_the_apis_message() {
+        logIn();
+        visible("nav-settings").click();
+        visible("api-key-name").sendKeys("browser test key");
+        byTestId("api-key-create").click();
+
+        WebElement key = visible("api-key-value");
+        assertThat(key.getText()).startsWith("ab_");
+        wait(d -> d.findElements(By.cssSelector("[data-testid=api-key]")).stream()
+                .anyMatch(k -> k.getText().contains("browser test key")) ? true : null);
+        assertThat(chrome.findElement(By.cssSelector("[data-testid=api-key]")).getText()).doesNotContain(key.getText());
+
+        byTestId("model-url").sendKeys("file:///etc/passwd");
+        byTestId("model-save").click();
+        wait(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector(".settings"), "baseUrl must be"));
+    }
+
+    @Test
+    void screenshots_of_the_main_screens_light_and_dark_at_desktop_and_phone_widths() throws Exception {
+        java.nio.file.Path dir = java.nio.file.Path.of("..", "docs", "ui");
+        java.nio.file.Files.createDirectories(dir);
+        model.replyToolCall("write", "{\"path\":\"notes.md\",\"content\":\"# Notes\\n\"}")
+                .reply(ScriptedReply.text("I made **notes.md**:\n\n```markdown\n# Notes\n```\n\nAnything else?"));
+        String session = null;
+        for (String scheme : List.of("light", "dark")) {
+            chrome.executeCdpCommand("Emulation.setEmulatedMedia", Map.of("features",
+                    List.of(Map.of("name", "prefers-color-scheme", "value", scheme))));
+            for (var size : List.of(Map.entry("desktop", Browser.DESKTOP), Map.entry("mobile", Browser.MOBILE))) {
+                chrome.manage().window().setSize(size.getValue());
+                chrome.manage().deleteAllCookies();
+                chrome.get(stack.stack.gatewayUrl() + "/");
+                visible("login-username");
+                shot(dir, "login", scheme, size.getKey());
+                logIn();
+                if (session == null) {
+                    byTestId("new-session").click();
+                    send("write a notes file");
+                    waitForAnswer("Anything else?");
+                    session = chrome.getCurrentUrl();
+                } else {
+                    chrome.get(session);
+                    waitForAnswer("Anything else?");
+                }
+                shot(dir, "chat", scheme, size.getKey());
+                chrome.get(session + "/timeline");
+                visible("timeline-event");
+                shot(dir, "timeline", scheme, size.getKey());
+                chrome.get(stack.stack.gatewayUrl() + "/#/settings");
+                visible("api-key-name");
+                shot(dir, "settings", scheme, size.getKey());
+            }
+        }
+        chrome.executeCdpCommand("Emulation.setEmulatedMedia", Map.of("features", List.of()));
+    }
+
+    private static void shot(java.nio.file.Path dir, String screen, String scheme, String size) throws Exception {
+        java.nio.file.Files.write(dir.resolve(screen + "-" + scheme + "-" + size + ".png"),
+                chrome.getScreenshotAs(org.openqa.selenium.OutputType.BYTES));
+    }
+
+    @Test
     void at_a_phones_width_the_sessions_and_the_composer_are_both_there() {
         chrome.manage().window().setSize(Browser.MOBILE);
         logIn();
