@@ -8,6 +8,7 @@ import { Sidebar } from './sidebar.js';
 import { TimelineView } from './timeline.js';
 import { showAdmin } from './admin.js';
 import { showSettings } from './settings.js';
+import { hideShortcuts, showShortcuts } from './commands.js';
 
 const root = document.getElementById('app');
 
@@ -43,12 +44,20 @@ function workspace(me) {
       setCsrfToken(null);
       location.hash = '';
       start();
+
+// Installable and quick to reopen (sw.js caches the page's own files, never the API).
+if ('serviceWorker' in navigator) {
+  navigator.serviceWorker.register('/sw.js').catch(() => {});
+}
     } }, 'Log out'));
   const tabs = h('nav', { class: 'tabs', 'aria-label': 'Session views' });
   const pane = h('div', { class: 'pane' });
   clear(root).append(header, h('div', { class: 'layout' }, side, h('div', { class: 'main' }, tabs, pane)));
   const openSession = (id) => { location.hash = `#/s/${id}`; };
-  const view = new ChatView(pane, () => sidebar.refresh(), openSession);
+  const view = new ChatView(pane, () => sidebar.refresh(), openSession, {
+    newSession: () => sidebar.create(),
+    go: (hash) => { location.hash = hash; },
+  });
   const timeline = new TimelineView(pane, openSession);
   const sidebar = new Sidebar(side, openSession);
   const route = () => {
@@ -80,12 +89,23 @@ function workspace(me) {
   };
   window.onhashchange = route;
   document.onkeydown = (e) => {
+    const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement;
     if (e.altKey && e.key.toLowerCase() === 'n') {
       e.preventDefault();
       sidebar.create();
+    } else if (e.key === '?' && !typing) {
+      e.preventDefault();
+      showShortcuts();
+    } else if (e.key === 'Escape') {
+      hideShortcuts();
     }
   };
   route();
 }
 
 start();
+
+// Installable and quick to reopen (sw.js caches the page's own files, never the API).
+if ('serviceWorker' in navigator) {
+  navigator.serviceWorker.register('/sw.js').catch(() => {});
+}

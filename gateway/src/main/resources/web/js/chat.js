@@ -5,12 +5,14 @@ import { api } from './api.js';
 import { clear, h } from './dom.js';
 import { renderMarkdown } from './markdown.js';
 import { applyDelta, applyEvent, EVENT_TYPES, emptyTranscript } from './transcript.js';
+import { commandNamed, Completion } from './commands.js';
 
 export class ChatView {
-  constructor(root, onActivity, onForked) {
+  constructor(root, onActivity, onForked, commandContext) {
     this.root = root;
     this.onActivity = onActivity;
     this.onForked = onForked;
+    this.commandContext = commandContext;
     this.nodes = new Map();
     this.stream = null;
   }
@@ -22,14 +24,16 @@ export class ChatView {
     this.nodes.clear();
     this.list = h('ol', { class: 'transcript', 'aria-live': 'polite', 'aria-label': 'Conversation' });
     this.input = h('textarea', { 'data-testid': 'composer-input', rows: 3, 'aria-label': 'Message',
-      placeholder: 'Ask the agent… (Enter sends, Shift+Enter for a new line)', onkeydown: (e) => this.key(e) });
+      placeholder: 'Ask the agent… (Enter sends, Shift+Enter for a new line, / for commands, ? for help)',
+      onkeydown: (e) => this.key(e), oninput: () => this.completion.update(this.input.value) });
+    this.completion = new Completion();
     this.send = h('button', { type: 'submit', 'data-testid': 'composer-send' }, 'Send');
     this.stop = h('button', { type: 'button', 'data-testid': 'stop', class: 'stop', hidden: true,
       onclick: () => this.cancel() }, 'Stop');
     this.error = h('p', { class: 'error', role: 'alert' });
     this.stats = h('p', { class: 'stats', 'aria-live': 'off' });
     const form = h('form', { class: 'composer', onsubmit: (e) => { e.preventDefault(); this.post(); } },
-      this.input, h('div', { class: 'composer-actions' }, this.stats, this.stop, this.send));
+      this.completion.list, this.input, h('div', { class: 'composer-actions' }, this.stats, this.stop, this.send));
     clear(this.root).append(this.list, this.error, form);
     this.stream = new EventSource(`/api/v1/sessions/${encodeURIComponent(sessionId)}/events`);
     for (const type of EVENT_TYPES) {
@@ -153,14 +157,39 @@ export class ChatView {
   }
 
   key(e) {
-    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+    if (e.key === 'Tab' && this.completion.first) {
+      e.preventDefault();
+      this.input.value = this.completion.first.name;
+      this.completion.update(this.input.value);
+    } else if (e.key === 'Escape' && this.transcript.running) {
+      e.preventDefault();
+      this.cancel();
+    } else if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
       e.preventDefault();
       this.post();
     }
   }
 
+  /** Forks this session at its latest event and opens the fork (the /fork command). */
+  async forkHere() {
+    try {
+      const forked = await api('POST', `/api/v1/sessions/${encodeURIComponent(this.sessionId)}/fork`,
+        { atSeq: this.transcript.lastSeq });
+      this.onForked?.(forked.id);
+    } catch (e) {
+      this.error.textContent = e.message;
+    }
+  }
+
   async post() {
     const text = this.input.value.trim();
+    const command = commandNamed(text);
+    if (command) {
+      this.input.value = '';
+      this.completion.update('');
+      command.run({ ...this.commandContext, chat: this });
+      return;
+    }
     if (!text || this.transcript.running) {
       return;
     }

@@ -251,6 +251,28 @@ class BrowserIT extends OnStandaloneStack {
     }
 
     @Test
+    void slash_commands_complete_as_you_type_and_question_mark_lists_the_shortcuts() {
+        logIn();
+        byTestId("new-session").click();
+        WebElement input = visible("composer-input");
+        input.sendKeys("/ti");
+        wait(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("[data-testid=completion]"),
+                "/timeline"));
+        input.sendKeys(org.openqa.selenium.Keys.TAB);
+        assertThat(input.getAttribute("value")).isEqualTo("/timeline");
+        input.sendKeys(org.openqa.selenium.Keys.ENTER);
+        visible("timeline-event");
+        assertThat(chrome.getCurrentUrl()).endsWith("/timeline");
+        assertThat(model.requestCount()).as("a command is not a message").isZero();
+
+        chrome.findElement(By.tagName("body")).sendKeys("?");
+        WebElement help = visible("shortcuts");
+        assertThat(help.getText()).contains("Alt+N").contains("/fork").contains("/stop");
+        byTestId("shortcuts-close").click();
+        assertThat(chrome.findElements(By.cssSelector("[data-testid=shortcuts]"))).isEmpty();
+    }
+
+    @Test
     void at_a_phones_width_the_sessions_and_the_composer_are_both_there() {
         chrome.manage().window().setSize(Browser.MOBILE);
         logIn();
