@@ -67,7 +67,21 @@ export class ChatView {
     }
   }
 
+  /**
+   * Draws at most once a frame: opening a long session replays thousands of events, and drawing after each one
+   * would lay the page out thousands of times. The transcript is folded at once; the screen catches up per frame.
+   */
   draw() {
+    if (!this.drawPending) {
+      this.drawPending = true;
+      requestAnimationFrame(() => {
+        this.drawPending = false;
+        this.drawNow();
+      });
+    }
+  }
+
+  drawNow() {
     const t = this.transcript;
     for (const key of t.changed) {
       const item = t.byKey.get(key);
