@@ -7,6 +7,9 @@ import { renderMarkdown } from './markdown.js';
 import { applyDelta, applyEvent, EVENT_TYPES, emptyTranscript } from './transcript.js';
 import { commandNamed, Completion } from './commands.js';
 
+/** How many transcript items the page holds at first; "Show earlier" adds as many again. */
+const WINDOW = 150;
+
 export class ChatView {
   constructor(root, onActivity, onForked, commandContext) {
     this.root = root;
@@ -23,6 +26,10 @@ export class ChatView {
     this.transcript = emptyTranscript();
     this.nodes.clear();
     this.list = h('ol', { class: 'transcript', 'aria-live': 'polite', 'aria-label': 'Conversation' });
+    this.shown = WINDOW;
+    this.first = 0;
+    this.earlier = h('button', { type: 'button', class: 'earlier', 'data-testid': 'show-earlier', hidden: true,
+      onclick: () => { this.shown += WINDOW; this.drawNow(); } }, 'Show earlier');
     this.input = h('textarea', { 'data-testid': 'composer-input', rows: 3, 'aria-label': 'Message',
       placeholder: 'Ask the agent… (Enter sends, Shift+Enter for a new line, / for commands, ? for help)',
       onkeydown: (e) => this.key(e), oninput: () => this.completion.update(this.input.value) });
@@ -34,7 +41,7 @@ export class ChatView {
     this.stats = h('p', { class: 'stats', 'aria-live': 'off' });
     const form = h('form', { class: 'composer', onsubmit: (e) => { e.preventDefault(); this.post(); } },
       this.completion.list, this.input, h('div', { class: 'composer-actions' }, this.stats, this.stop, this.send));
-    clear(this.root).append(this.list, this.error, form);
+    clear(this.root).append(h('div', { class: 'scroll' }, this.earlier, this.list), this.error, form);
     this.stream = new EventSource(`/api/v1/sessions/${encodeURIComponent(sessionId)}/events`);
     for (const type of EVENT_TYPES) {
       this.stream.addEventListener(type, (e) => this.event(JSON.parse(e.data)));
@@ -81,10 +88,31 @@ export class ChatView {
     }
   }
 
+  /**
+   * Only the latest {@link WINDOW} items are in the page (more on "Show earlier"): a session of thousands of events
+   * would otherwise render hundreds of markdown answers at once and block the page.
+   */
   drawNow() {
     const t = this.transcript;
+    const first = Math.max(0, t.items.length - this.shown);
+    for (let i = this.first; i < first; i++) {
+      this.nodes.get(t.items[i].key)?.remove();
+      this.nodes.delete(t.items[i].key);
+    }
+    if (first < this.first) {
+      const anchor = this.list.firstChild;
+      for (let i = first; i < this.first; i++) {
+        const node = this.item(t.items[i]);
+        this.list.insertBefore(node, anchor);
+        this.nodes.set(t.items[i].key, node);
+      }
+    }
+    this.first = first;
     for (const key of t.changed) {
       const item = t.byKey.get(key);
+      if (item.index < first) {
+        continue;
+      }
       const fresh = this.item(item);
       const old = this.nodes.get(key);
       if (old) {
@@ -94,8 +122,12 @@ export class ChatView {
       }
       this.nodes.set(key, fresh);
     }
+    this.earlier.hidden = first === 0;
+    this.earlier.textContent = `Show ${Math.min(WINDOW, first)} earlier of ${first}`;
     const follow = t.changed.size > 0;
     t.changed.clear();
+    // For automation (the UI benchmark, tests): the last event drawn.
+    this.list.dataset.lastSeq = String(t.lastSeq);
     this.stop.hidden = !t.running;
     this.send.disabled = t.running;
     this.stats.textContent = statsOf(t);

@@ -17,6 +17,7 @@ export function emptyTranscript() {
 
 function add(t, key, item) {
   item.key = key;
+  item.index = t.items.length;
   t.items.push(item);
   t.byKey.set(key, item);
   t.changed.add(key);

@@ -273,6 +273,32 @@ class BrowserIT extends OnStandaloneStack {
     }
 
     @Test
+    void a_long_session_shows_its_latest_items_and_the_earlier_ones_on_request() {
+        logIn();
+        byTestId("new-session").click();
+        for (int turn = 1; turn <= 3; turn++) {
+            for (int step = 0; step < 25; step++) {
+                model.replyToolCall("ls", "{\"path\":\".\"}");
+            }
+            send("turn " + turn);
+            int ended = turn;
+            wait(d -> d.findElements(By.xpath("//li[contains(@class, 'notice') and contains(., 'step limit')]"))
+                    .size() >= ended ? true : null);
+            byTestId("composer-input").clear();
+        }
+        int drawn = chrome.findElements(By.cssSelector(".transcript > li")).size();
+        assertThat(drawn).as("only the latest items are in the page").isLessThanOrEqualTo(150);
+        WebElement earlier = visible("show-earlier");
+
+        earlier.click();
+
+        wait(d -> d.findElements(By.cssSelector(".transcript > li")).size() > drawn ? true : null);
+        assertThat(chrome.findElements(By.cssSelector("[data-testid=message-user]")))
+                .extracting(m -> m.findElement(By.tagName("p")).getText()).containsExactly("turn 1", "turn 2", "turn 3");
+        assertThat(byTestId("show-earlier").isDisplayed()).isFalse();
+    }
+
+    @Test
     void at_a_phones_width_the_sessions_and_the_composer_are_both_there() {
         chrome.manage().window().setSize(Browser.MOBILE);
         logIn();
@@ -314,7 +340,9 @@ class BrowserIT extends OnStandaloneStack {
     }
 
     private static <T> T wait(java.util.function.Function<? super org.openqa.selenium.WebDriver, T> until) {
-        return new WebDriverWait(chrome, WAIT).until(until);
+        // The chat redraws a streaming item every frame: an element found a moment ago may be gone; look again.
+        return new WebDriverWait(chrome, WAIT).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+                .until(until);
     }
 
     /** A user made through the API with two-factor login on; returns the TOTP secret. */
