@@ -9,6 +9,7 @@ import { commandNamed, Completion } from './commands.js';
 
 /** How many transcript items the page holds at first; "Show earlier" adds as many again. */
 const WINDOW = 150;
+const DRAWS_PER_FRAME = 40;
 
 export class ChatView {
   constructor(root, onActivity, onForked, commandContext) {
@@ -108,11 +109,19 @@ export class ChatView {
       }
     }
     this.first = first;
+    // At most DRAWS_PER_FRAME items a frame (a markdown answer costs about a millisecond): opening a long session
+    // then fills the page over a few frames instead of blocking it for one long one.
+    let budget = DRAWS_PER_FRAME;
     for (const key of t.changed) {
+      if (budget === 0) {
+        break;
+      }
+      t.changed.delete(key);
       const item = t.byKey.get(key);
       if (item.index < first) {
         continue;
       }
+      budget -= 1;
       const fresh = this.item(item);
       const old = this.nodes.get(key);
       if (old) {
@@ -122,12 +131,17 @@ export class ChatView {
       }
       this.nodes.set(key, fresh);
     }
+    const more = t.changed.size > 0;
+    if (more) {
+      this.draw();
+    }
     this.earlier.hidden = first === 0;
     this.earlier.textContent = `Show ${Math.min(WINDOW, first)} earlier of ${first}`;
-    const follow = t.changed.size > 0;
-    t.changed.clear();
-    // For automation (the UI benchmark, tests): the last event drawn.
-    this.list.dataset.lastSeq = String(t.lastSeq);
+    const follow = budget < DRAWS_PER_FRAME;
+    // For automation (the UI benchmark, tests): the last event whose items are all drawn.
+    if (!more) {
+      this.list.dataset.lastSeq = String(t.lastSeq);
+    }
     this.stop.hidden = !t.running;
     this.send.disabled = t.running;
     this.stats.textContent = statsOf(t);
