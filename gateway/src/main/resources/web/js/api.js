@@ -23,12 +23,16 @@ export async function api(method, path, body) {
   if (csrfToken && method !== 'GET') {
     headers['X-CSRF-Token'] = csrfToken;
   }
-  const response = await fetch(path, {
+  return answer(await fetch(path, {
     method,
     headers,
     credentials: 'same-origin',
     body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  }));
+}
+
+/** The JSON of an answer, or an ApiError with the API's message. */
+async function answer(response) {
   const text = await response.text();
   let json = null;
   try {
@@ -40,4 +44,13 @@ export async function api(method, path, body) {
     throw new ApiError(response.status, (json && json.message) || text || response.statusText, json);
   }
   return json;
+}
+
+/** Sends bytes as they are (a file upload): the same cookie, CSRF token and errors as {@link api}. */
+export async function upload(path, blob) {
+  const headers = { 'Content-Type': 'application/octet-stream' };
+  if (csrfToken) {
+    headers['X-CSRF-Token'] = csrfToken;
+  }
+  return answer(await fetch(path, { method: 'PUT', headers, credentials: 'same-origin', body: blob }));
 }

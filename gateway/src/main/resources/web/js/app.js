@@ -6,6 +6,7 @@ import { clear, h } from './dom.js';
 import { showEnrolment, showLogin } from './login.js';
 import { Sidebar } from './sidebar.js';
 import { TimelineView } from './timeline.js';
+import { FilesView } from './files.js';
 import { showAdmin } from './admin.js';
 import { showSettings } from './settings.js';
 import { hideShortcuts, showShortcuts } from './commands.js';
@@ -59,19 +60,24 @@ if ('serviceWorker' in navigator) {
     go: (hash) => { location.hash = hash; },
   });
   const timeline = new TimelineView(pane, openSession);
+  const files = new FilesView(pane);
   const sidebar = new Sidebar(side, openSession);
   const route = () => {
-    const match = location.hash.match(/^#\/s\/([0-9a-f-]+)(\/timeline)?$/);
+    const match = location.hash.match(/^#\/s\/([0-9a-f-]+)(\/timeline|\/files)?$/);
     view.close();
     clear(tabs);
     if (match) {
-      const [, id, onTimeline] = match;
+      const [, id, tab] = match;
+      const current = (name) => ((tab || '') === name ? 'page' : undefined);
       tabs.append(
-        h('a', { href: `#/s/${id}`, 'data-testid': 'tab-chat', 'aria-current': onTimeline ? undefined : 'page' }, 'Chat'),
-        h('a', { href: `#/s/${id}/timeline`, 'data-testid': 'tab-timeline',
-          'aria-current': onTimeline ? 'page' : undefined }, 'Timeline'));
-      if (onTimeline) {
+        h('a', { href: `#/s/${id}`, 'data-testid': 'tab-chat', 'aria-current': current('') }, 'Chat'),
+        h('a', { href: `#/s/${id}/timeline`, 'data-testid': 'tab-timeline', 'aria-current': current('/timeline') },
+          'Timeline'),
+        h('a', { href: `#/s/${id}/files`, 'data-testid': 'tab-files', 'aria-current': current('/files') }, 'Files'));
+      if (tab === '/timeline') {
         timeline.open(id);
+      } else if (tab === '/files') {
+        files.open(id);
       } else {
         view.open(id);
       }

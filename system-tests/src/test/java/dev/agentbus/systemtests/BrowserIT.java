@@ -299,6 +299,29 @@ class BrowserIT extends OnStandaloneStack {
     }
 
     @Test
+    void an_uploaded_file_appears_in_the_tree_and_previews() throws Exception {
+        logIn();
+        model.replyText("ready");
+        byTestId("new-session").click();
+        send("hello");
+        waitForAnswer("ready");
+        java.nio.file.Path file = dataDir.resolve("browser-upload").resolve("notes.md");
+        java.nio.file.Files.createDirectories(file.getParent());
+        java.nio.file.Files.writeString(file, "# Shopping\n\n- milk\n- bread\n");
+
+        byTestId("tab-files").click();
+        visible("file-tree");
+        chrome.findElement(By.cssSelector("[data-testid=file-input]")).sendKeys(file.toAbsolutePath().toString());
+
+        WebElement uploaded = wait(ExpectedConditions.elementToBeClickable(
+                By.cssSelector("[data-testid=file][data-path='notes.md']")));
+        uploaded.click();
+        wait(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("[data-testid=file-preview]"), "milk"));
+        assertThat(chrome.findElement(By.cssSelector("[data-testid=file-preview] h1")).getText()).isEqualTo("Shopping");
+        assertThat(byTestId("file-download").getAttribute("href")).endsWith("/files/notes.md");
+    }
+
+    @Test
     void at_a_phones_width_the_sessions_and_the_composer_are_both_there() {
         chrome.manage().window().setSize(Browser.MOBILE);
         logIn();

@@ -8,6 +8,7 @@ import dev.agentbus.events.codec.EventCodec;
 import dev.agentbus.events.codec.MalformedRecordException;
 import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.session.SessionEvent.InputRejected;
+import dev.agentbus.events.session.SessionEvent.NotificationPosted;
 import dev.agentbus.events.session.SessionEvent.MemoryAttached;
 import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ModelCallFailed;
@@ -157,6 +158,11 @@ public final class TurnRenderer implements SessionStream.Listener {
                     return ExitCodes.ERROR;
                 }
                 printer.warn("an input (" + rejected.inputType() + ") was rejected: " + rejected.reason());
+            }
+            case NotificationPosted notification -> {
+                if (!quiet) {
+                    printer.println(printer.dim("✉ notification: " + notification.message()));
+                }
             }
             case UnknownEvent unknown -> {
                 // written by a newer version; nothing this CLI knows how to show

@@ -4,6 +4,7 @@ import dev.agentbus.cli.Printer;
 import dev.agentbus.cli.render.Text;
 import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.session.SessionEvent.InputRejected;
+import dev.agentbus.events.session.SessionEvent.NotificationPosted;
 import dev.agentbus.events.session.SessionEvent.MemoryAttached;
 import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ModelCallFailed;
@@ -107,6 +108,7 @@ public final class Timeline {
                 line(head, mark + (Text.isBlank(t.message()) ? "" : ": " + Text.oneLine(t.message(), WIDTH)));
             }
             case InputRejected r -> line(head, p.red("✗ input rejected") + " " + r.inputType() + ": " + r.reason());
+            case NotificationPosted n -> line(head, p.dim("✉ notification: " + Text.oneLine(n.message(), WIDTH)));
             case UnknownEvent u -> line(head, p.yellow("? " + u.type()) + p.dim(" (a type this CLI does not know) ")
                     + p.dim(Text.oneLine(String.valueOf(u.raw()), 200)));
         }

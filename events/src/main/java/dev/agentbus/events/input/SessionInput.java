@@ -87,6 +87,14 @@ public sealed interface SessionInput {
     record RunUserTool(String callId, String name, String arguments) implements SessionInput {
     }
 
+    /**
+     * Written by the gateway when a person sends a notification to the people following a session (the WebSocket
+     * command {@code send_notification}). Accepted at any time, also while a turn runs: it never touches the turn.
+     */
+    @WireType("post_notification.v1")
+    record PostNotification(String message) implements SessionInput {
+    }
+
     /** An input type this code does not know; rejected with a reason, never a crash. */
     record UnknownInput(String type, JsonNode raw) implements SessionInput {
     }

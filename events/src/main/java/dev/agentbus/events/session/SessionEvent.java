@@ -126,6 +126,16 @@ public sealed interface SessionEvent {
     }
 
     /**
+     * Emitted by the orchestrator when a person's notification ({@code post_notification.v1}) is accepted. It is for
+     * the people following the session (its WebSocket connections and event streams), not for the model: it changes
+     * no state and never reaches a prompt. {@code sentBy} is the user who sent it (in a shared session, not always
+     * the session's owner).
+     */
+    @WireType("notification.posted.v1")
+    record NotificationPosted(String message, String sentBy) implements SessionEvent {
+    }
+
+    /**
      * An event whose type this code does not know (written by a newer version). Kept with its raw JSON,
      * folded as a no-op, never a crash (invariant 6). Has no wire name of its own: it keeps the one it was read with.
      */

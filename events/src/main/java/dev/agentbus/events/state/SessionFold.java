@@ -6,6 +6,7 @@ import dev.agentbus.events.session.SessionEvent.MemoryAttached;
 import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ModelCallFailed;
 import dev.agentbus.events.session.SessionEvent.ModelCallStarted;
+import dev.agentbus.events.session.SessionEvent.NotificationPosted;
 import dev.agentbus.events.session.SessionEvent.SessionCreated;
 import dev.agentbus.events.session.SessionEvent.SessionForked;
 import dev.agentbus.events.session.SessionEvent.ToolCallCompleted;
@@ -167,6 +168,9 @@ public final class SessionFold {
             case SessionForked f -> forkFrom(b, f, e);
             case InputRejected r -> {
                 // A rejection changes nothing; it is in the log so clients can see why their input had no effect.
+            }
+            case NotificationPosted n -> {
+                // For the people following the session, not for the model: no state of its own.
             }
             case UnknownEvent u -> {
                 // Written by a newer version; kept in the log, folded as nothing (invariant 6).

@@ -10,6 +10,7 @@ import dev.agentbus.events.session.SessionEvent.MemoryAttached;
 import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ModelCallFailed;
 import dev.agentbus.events.session.SessionEvent.ModelCallStarted;
+import dev.agentbus.events.session.SessionEvent.NotificationPosted;
 import dev.agentbus.events.session.SessionEvent.SessionCreated;
 import dev.agentbus.events.session.SessionEvent.ToolCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ToolCallRequested;
@@ -520,6 +521,17 @@ class SessionFoldTest {
                 .thenComparedTo((before, after) -> {
                     assertThat(after.lastSeq()).isEqualTo(4);
                     assertThat(after.updatedAt()).isEqualTo(FoldScenario.time(4));
+                    assertThat(withoutSeqAndTime(after)).isEqualTo(withoutSeqAndTime(before));
+                });
+    }
+
+    @Test
+    void a_notification_is_for_people_and_folds_as_nothing_but_seq_and_time() {
+        given(created(), posted("work"))
+                .when(new NotificationPosted("report ready", "usr-bob"))
+                .thenComparedTo((before, after) -> {
+                    assertThat(after.lastSeq()).isEqualTo(3);
+                    assertThat(after.status()).isEqualTo(SessionStatus.RUNNING);
                     assertThat(withoutSeqAndTime(after)).isEqualTo(withoutSeqAndTime(before));
                 });
     }

@@ -12,11 +12,11 @@ import io.micronaut.core.bind.annotation.Bindable;
  * @param maxBytes       the largest file; keep it equal to the worker's {@code agentbus.sandbox.transfer-max-bytes}
  */
 @ConfigurationProperties("agentbus.gateway.files")
-record FileTransferSettings(
+public record FileTransferSettings(
         @Bindable(defaultValue = "30") int timeoutSeconds,
         @Bindable(defaultValue = "524288") long maxBytes) {
 
-    FileTransferSettings {
+    public FileTransferSettings {
         if (timeoutSeconds < 1) {
             throw new IllegalArgumentException("agentbus.gateway.files.timeout-seconds must be at least 1, not "
                     + timeoutSeconds);

@@ -20,22 +20,23 @@ import java.util.function.Consumer;
  *
  * <p>Which session: the one named by the {@code X-Agentbus-Session} header (the caller's own, else 404); else the
  * one that OpenAI's {@code user} field names for this caller (a stable id made from both, so the same {@code user}
- * continues the same conversation); else a new one.
+ * continues the same conversation); else a new one. The WebSocket API's {@code chat} picks its session itself and
+ * uses {@link #post} only.
  */
-final class AgentTurns {
+public final class AgentTurns {
     private static final Duration SESSION_APPEARS = Duration.ofSeconds(10);
     private static final int TITLE_CHARS = 60;
 
     private final SessionDirectory directory;
     private final InputSender inputs;
 
-    AgentTurns(SessionDirectory directory, InputSender inputs) {
+    public AgentTurns(SessionDirectory directory, InputSender inputs) {
         this.directory = directory;
         this.inputs = inputs;
     }
 
     /** A turn that has begun: its session, and how to stop following it. */
-    record Started(String sessionId, Runnable unfollow) {
+    public record Started(String sessionId, Runnable unfollow) {
     }
 
     /**
@@ -50,6 +51,14 @@ final class AgentTurns {
                     + session.sessionId() + " is " + session.status().name().toLowerCase()
                     + "; wait for its turn to end", null);
         }
+        return post(session, caller, request.text(), listener);
+    }
+
+    /**
+     * Posts {@code text} as {@code caller}'s message to {@code session} (whose access the caller has checked) and
+     * hands each piece of the turn's transcript to {@code listener}, as {@link #start} does.
+     */
+    public Started post(SessionState session, String caller, String text, Consumer<TurnTranscript.Output> listener) {
         String inputId = UUID.randomUUID().toString();
         TurnTranscript transcript = new TurnTranscript(inputId);
         // Following before posting, from the session's current end: nothing the turn writes can be missed.
@@ -71,7 +80,7 @@ final class AgentTurns {
                     }
                 });
         try {
-            inputs.send(session.sessionId(), caller, inputId, new SessionInput.PostUserMessage(request.text()));
+            inputs.send(session.sessionId(), caller, inputId, new SessionInput.PostUserMessage(text));
         } catch (RuntimeException e) {
             unfollow.run();
             throw e;

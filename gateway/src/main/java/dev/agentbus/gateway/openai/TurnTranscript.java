@@ -30,12 +30,13 @@ import java.util.Set;
  *   <li>The turn's end finishes the reply: {@code stop}, or {@code length} when it hit the iteration cap; a model
  *       server failure or a rejected message is an error.</li>
  * </ul>
- * Not thread-safe: the caller serialises events and deltas.
+ * Not thread-safe: the caller serialises events and deltas. The WebSocket API's {@code chat} streams the same
+ * transcript.
  */
-final class TurnTranscript {
+public final class TurnTranscript {
 
     /** Something to send to the client. */
-    sealed interface Output {
+    public sealed interface Output {
         record Content(String text) implements Output {
         }
 

@@ -149,6 +149,16 @@ class IsolationIT {
                 null));
         p.put("PUT /api/v1/sessions/{id}/files/{+path}", Probe.of(Expect.NOT_FOUND, "PUT", s + "/files/a.txt",
                 "\"x\""));
+        p.put("GET /api/v1/sessions/{id}/workspace/list", Probe.of(Expect.NOT_FOUND, "GET",
+                s + "/workspace/list?path=.", null));
+        p.put("GET /api/v1/sessions/{id}/workspace/file", Probe.of(Expect.NOT_FOUND, "GET",
+                s + "/workspace/file?path=a.txt", null));
+        p.put("PUT /api/v1/sessions/{id}/workspace/file", Probe.of(Expect.NOT_FOUND, "PUT",
+                s + "/workspace/file?path=a.txt", Map.of("content", "x")));
+        p.put("DELETE /api/v1/sessions/{id}/workspace/file", Probe.of(Expect.NOT_FOUND, "DELETE",
+                s + "/workspace/file?path=a.txt", null));
+        p.put("POST /api/v1/sessions/{id}/workspace/commands", Probe.of(Expect.NOT_FOUND, "POST",
+                s + "/workspace/commands", Map.of("command", "echo hi")));
         p.put("GET /api/v1/sessions/{id}/shares", Probe.of(Expect.NOT_FOUND, "GET", s + "/shares", null));
         p.put("PUT /api/v1/sessions/{id}/shares/{groupId}", Probe.of(Expect.NOT_FOUND, "PUT", s + "/shares/team",
                 Map.of("mode", "write")));
@@ -192,6 +202,9 @@ class IsolationIT {
         p.put("POST /api/v1/me/totp/confirm", Probe.of(Expect.CALLERS_OWN, "POST", "/api/v1/me/totp/confirm",
                 Map.of("code", "123456")));
         p.put("POST /api/v1/auth/logout", Probe.of(Expect.CALLERS_OWN, "POST", "/api/v1/auth/logout", null));
+        // The WebSocket: a plain GET is refused (426) whatever the session. The upgrade itself, with someone else's
+        // session, is closed exactly as for a missing one (4404): WebSocketApiIT.
+        p.put("GET /ws", Probe.of(Expect.CALLERS_OWN, "GET", "/ws?session=" + aliceSession, null));
         p.put("GET /v1/models", Probe.of(Expect.CALLERS_OWN, "GET", "/v1/models", null));
         p.put("GET /api/v1/me/model", Probe.of(Expect.CALLERS_OWN, "GET", "/api/v1/me/model", null));
         p.put("PUT /api/v1/me/model", Probe.of(Expect.CALLERS_OWN, "PUT", "/api/v1/me/model",

@@ -10,6 +10,7 @@ import dev.agentbus.events.input.SessionInput.CreateSession;
 import dev.agentbus.events.input.SessionInput.ForkSession;
 import dev.agentbus.events.input.SessionInput.RunUserTool;
 import dev.agentbus.events.input.SessionInput.MarkToolCallStarted;
+import dev.agentbus.events.input.SessionInput.PostNotification;
 import dev.agentbus.events.input.SessionInput.PostUserMessage;
 import dev.agentbus.events.input.SessionInput.RecordModelFailure;
 import dev.agentbus.events.input.SessionInput.RecordModelResult;
@@ -23,6 +24,7 @@ import dev.agentbus.events.session.SessionEvent.MemoryAttached;
 import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ModelCallFailed;
 import dev.agentbus.events.session.SessionEvent.ModelCallStarted;
+import dev.agentbus.events.session.SessionEvent.NotificationPosted;
 import dev.agentbus.events.session.SessionEvent.SessionCreated;
 import dev.agentbus.events.session.SessionEvent.SessionForked;
 import dev.agentbus.events.session.SessionEvent.ToolCallCompleted;
@@ -109,6 +111,13 @@ public final class SessionDecider {
                 step.emit(new UserMessagePosted(m.text()));
                 attachMemoryIfChanged(step);
                 step.callModel();
+            }
+            case PostNotification n -> {
+                // For the people following the session; it never touches a turn, so it is taken at any time.
+                if (n.message() == null || n.message().isBlank()) {
+                    return step.reject("the notification is empty");
+                }
+                step.emit(new NotificationPosted(n.message(), envelope.userId()));
             }
             case CancelTurn c -> {
                 if (!state.acceptsCancel()) {

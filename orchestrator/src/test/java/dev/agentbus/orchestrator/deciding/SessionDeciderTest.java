@@ -3,6 +3,7 @@ package dev.agentbus.orchestrator.deciding;
 import dev.agentbus.events.input.SessionInput.CancelTurn;
 import dev.agentbus.events.input.SessionInput.CreateSession;
 import dev.agentbus.events.input.SessionInput.MarkToolCallStarted;
+import dev.agentbus.events.input.SessionInput.PostNotification;
 import dev.agentbus.events.input.SessionInput.PostUserMessage;
 import dev.agentbus.events.input.SessionInput.RecordModelFailure;
 import dev.agentbus.events.input.SessionInput.RecordModelResult;
@@ -14,6 +15,7 @@ import dev.agentbus.events.session.SessionEvent.MemoryAttached;
 import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ModelCallFailed;
 import dev.agentbus.events.session.SessionEvent.ModelCallStarted;
+import dev.agentbus.events.session.SessionEvent.NotificationPosted;
 import dev.agentbus.events.session.SessionEvent.SessionCreated;
 import dev.agentbus.events.session.SessionEvent.ToolCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ToolCallRequested;
@@ -323,6 +325,22 @@ class SessionDeciderTest {
         void cancel_without_a_turn_is_rejected() {
             Decision d = given(new SessionCreated("t")).when(new CancelTurn());
             assertThat(d.events()).singleElement().isInstanceOf(InputRejected.class);
+        }
+
+        @Test
+        void a_notification_is_recorded_even_while_a_turn_runs_and_changes_nothing_else() {
+            Decision d = turnAwaiting("r1").when(new PostNotification("report ready"));
+            assertThat(d.events()).containsExactly(new NotificationPosted("report ready", "alice"));
+            assertThat(d.effects()).isEmpty();
+            assertThat(d.state().status()).isEqualTo(SessionStatus.RUNNING);
+            assertThat(d.state().messages()).hasSize(1);
+        }
+
+        @Test
+        void an_empty_notification_is_rejected() {
+            Decision d = given(new SessionCreated("t")).when(new PostNotification(" "));
+            assertThat(d.events()).singleElement().isInstanceOfSatisfying(InputRejected.class,
+                    r -> assertThat(r.reason()).isEqualTo("the notification is empty"));
         }
 
         @Test

@@ -3,6 +3,7 @@ package dev.agentbus.gateway.readmodels.auditing;
 import dev.agentbus.eventbus.redacting.SecretRedactor;
 import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.session.SessionEvent.InputRejected;
+import dev.agentbus.events.session.SessionEvent.NotificationPosted;
 import dev.agentbus.events.session.SessionEvent.MemoryAttached;
 import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ModelCallFailed;
@@ -91,6 +92,8 @@ final class AuditTrail {
             case TurnEnded t -> {
             }
             case InputRejected r -> {
+            }
+            case NotificationPosted n -> {
             }
             case UnknownEvent u -> {
             }

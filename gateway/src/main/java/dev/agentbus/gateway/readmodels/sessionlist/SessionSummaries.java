@@ -2,6 +2,7 @@ package dev.agentbus.gateway.readmodels.sessionlist;
 
 import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.session.SessionEvent.InputRejected;
+import dev.agentbus.events.session.SessionEvent.NotificationPosted;
 import dev.agentbus.events.session.SessionEvent.MemoryAttached;
 import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ModelCallFailed;
@@ -105,6 +106,9 @@ final class SessionSummaries {
             }
             case InputRejected r -> {
                 // A rejection changes nothing.
+            }
+            case NotificationPosted n -> {
+                // For the people following the session; changes nothing here.
             }
             case UnknownEvent u -> {
                 // A newer writer's event: it still moves lastSeq and updatedAt, like the fold.
