@@ -124,7 +124,9 @@ public final class PersistentShell implements AutoCloseable {
         try {
             send(script);
         } catch (IOException e) {
-            current.finish(false);
+            // The shell is gone, but what it printed on its way out (bubblewrap's reason, say) may still be in the
+            // pipe: the reader ends the command when the output ends, with that text, instead of ending it here
+            // without it.
         }
         boolean done = current.done.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
         synchronized (lock) {

@@ -138,4 +138,52 @@ class PersistentShellTest {
             real.destroy();
         }
     }
+
+    @Test
+    void a_shell_that_dies_at_once_is_lost_with_what_it_said_even_when_the_write_fails_first() throws Exception {
+        // bubblewrap refusing to start: stdin is already closed (the write fails), and its reason reaches the pipe a
+        // little later. The reason must not be lost to that race.
+        var said = new java.io.PipedOutputStream();
+        var output = new java.io.PipedInputStream(said);
+        ShellProcess dying = new ShellProcess() {
+            @Override
+            public OutputStream stdin() {
+                return new OutputStream() {
+                    @Override
+                    public void write(int b) throws IOException {
+                        throw new IOException("Broken pipe");
+                    }
+                };
+            }
+
+            @Override
+            public InputStream output() {
+                return output;
+            }
+
+            @Override
+            public OptionalInt exitStatus() {
+                return OptionalInt.of(1);
+            }
+
+            @Override
+            public void destroy() {
+            }
+        };
+        shell = PersistentShell.attach(dying, 1024);
+        Thread.ofVirtual().start(() -> {
+            try {
+                Thread.sleep(200);
+                said.write("bwrap: Can't find source path /gone\n".getBytes());
+                said.close();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+
+        Outcome outcome = shell.run("true", FIVE_SECONDS, null);
+
+        assertThat(outcome.status()).isEqualTo(Status.SHELL_LOST);
+        assertThat(shell.earlyOutput() + outcome.output()).contains("bwrap: Can't find source path /gone");
+    }
 }
