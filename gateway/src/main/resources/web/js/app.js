@@ -7,6 +7,7 @@ import { showEnrolment, showLogin } from './login.js';
 import { Sidebar } from './sidebar.js';
 import { TimelineView } from './timeline.js';
 import { FilesView } from './files.js';
+import { ShareView } from './share.js';
 import { showAdmin } from './admin.js';
 import { showSettings } from './settings.js';
 import { hideShortcuts, showShortcuts } from './commands.js';
@@ -45,11 +46,6 @@ function workspace(me) {
       setCsrfToken(null);
       location.hash = '';
       start();
-
-// Installable and quick to reopen (sw.js caches the page's own files, never the API).
-if ('serviceWorker' in navigator) {
-  navigator.serviceWorker.register('/sw.js').catch(() => {});
-}
     } }, 'Log out'));
   const tabs = h('nav', { class: 'tabs', 'aria-label': 'Session views' });
   const pane = h('div', { class: 'pane' });
@@ -61,9 +57,10 @@ if ('serviceWorker' in navigator) {
   });
   const timeline = new TimelineView(pane, openSession);
   const files = new FilesView(pane);
+  const share = new ShareView(pane);
   const sidebar = new Sidebar(side, openSession);
   const route = () => {
-    const match = location.hash.match(/^#\/s\/([0-9a-f-]+)(\/timeline|\/files)?$/);
+    const match = location.hash.match(/^#\/s\/([0-9a-f-]+)(\/timeline|\/files|\/share)?$/);
     view.close();
     clear(tabs);
     if (match) {
@@ -73,11 +70,14 @@ if ('serviceWorker' in navigator) {
         h('a', { href: `#/s/${id}`, 'data-testid': 'tab-chat', 'aria-current': current('') }, 'Chat'),
         h('a', { href: `#/s/${id}/timeline`, 'data-testid': 'tab-timeline', 'aria-current': current('/timeline') },
           'Timeline'),
-        h('a', { href: `#/s/${id}/files`, 'data-testid': 'tab-files', 'aria-current': current('/files') }, 'Files'));
+        h('a', { href: `#/s/${id}/files`, 'data-testid': 'tab-files', 'aria-current': current('/files') }, 'Files'),
+        h('a', { href: `#/s/${id}/share`, 'data-testid': 'tab-share', 'aria-current': current('/share') }, 'Share'));
       if (tab === '/timeline') {
         timeline.open(id);
       } else if (tab === '/files') {
         files.open(id);
+      } else if (tab === '/share') {
+        share.open(id);
       } else {
         view.open(id);
       }

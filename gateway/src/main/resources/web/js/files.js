@@ -1,6 +1,8 @@
 // The session's workspace: the file tree (directories open on demand), a preview of the chosen file (text,
-// markdown, images), download, and upload by dropping or pasting files onto the panel. Every look and every change
-// is a person's tool call in the session's log, like the agent's own, so it waits for the turn to end.
+// markdown, images), download, delete, upload by dropping or pasting files onto the panel, and the changes: every
+// call that changed files, newest first, with its diff and its checkpoint, and Rewind to put the files back as they
+// were after it. Every look and every change is a person's tool call in the session's log, like the agent's own, so
+// it waits for the turn to end.
 import { api, upload } from './api.js';
 import { clear, h } from './dom.js';
 import { renderMarkdown } from './markdown.js';
@@ -30,7 +32,8 @@ export class FilesView {
       h('label', { class: 'upload' }, 'Upload…', h('input', { type: 'file', multiple: true, 'data-testid': 'file-input',
         onchange: (e) => this.uploadAll(e.target.files) })),
       this.note),
-    h('div', { class: 'files-panes' }, h('div', { class: 'tree-pane' }, this.tree), this.preview));
+    h('div', { class: 'files-panes' }, h('div', { class: 'tree-pane' }, this.tree), this.preview),
+    this.changes = h('section', { class: 'changes', 'aria-label': 'Changes', 'data-testid': 'changes' }));
     clear(this.root).append(drop);
     this.refresh();
   }
@@ -38,6 +41,52 @@ export class FilesView {
   async refresh() {
     clear(this.tree);
     await this.fill(this.tree, '.');
+    await this.listChanges();
+  }
+
+  /** The calls that changed files (they carry a checkpoint), newest first: what changed, and the way back. */
+  async listChanges() {
+    clear(this.changes).append(h('h2', {}, 'Changes'));
+    let state;
+    try {
+      state = await api('GET', this.base);
+    } catch (e) {
+      this.changes.append(h('p', { class: 'error' }, e.message));
+      return;
+    }
+    const changed = Object.values(state.toolCalls || {}).filter((c) => c.checkpoint).reverse();
+    if (!changed.length) {
+      this.changes.append(h('p', { class: 'hint' }, 'No file has changed yet.'));
+      return;
+    }
+    for (const call of changed) {
+      const summary = h('summary', {}, `${call.byUser ? 'you' : 'agent'}: ${call.name} `,
+        h('code', {}, call.checkpoint.slice(0, 12)));
+      const body = h('div', {});
+      if (call.diff) {
+        body.append(h('pre', { class: 'diff' }, call.diff));
+      } else if (call.output) {
+        body.append(h('p', {}, call.output));
+      }
+      body.append(h('button', { type: 'button', 'data-testid': 'rewind', onclick: () => this.rewind(call.checkpoint) },
+        'Rewind to here'));
+      this.changes.append(h('details', { class: 'change', 'data-testid': 'change' }, summary, body));
+    }
+  }
+
+  async rewind(checkpoint) {
+    if (!confirm(`Put every file back as it was at checkpoint ${checkpoint.slice(0, 12)}? `
+        + 'Later changes stay in the log and can be rewound to as well.')) {
+      return;
+    }
+    try {
+      const done = await api('POST', `${this.base}/rewind`, { checkpoint });
+      this.note.textContent = done.output;
+      clear(this.preview).append(h('p', { class: 'hint' }, 'Pick a file to see it here.'));
+      await this.refresh();
+    } catch (e) {
+      this.note.textContent = e.message;
+    }
   }
 
   async fill(list, path) {
@@ -81,7 +130,9 @@ export class FilesView {
   async show(path) {
     const download = h('a', { href: `${this.base}/files/${path.split('/').map(encodeURIComponent).join('/')}`,
       download: path.split('/').pop(), 'data-testid': 'file-download' }, 'Download');
-    clear(this.preview).append(h('h2', {}, path, ' ', download));
+    const remove = h('button', { type: 'button', 'data-testid': 'file-delete', onclick: () => this.remove(path) },
+      'Delete');
+    clear(this.preview).append(h('h2', {}, path, ' ', download, ' ', remove));
     try {
       if (IMAGE.test(path)) {
         // A data: URL, because the Content-Security-Policy allows images from this origin and data: only.
@@ -105,6 +156,20 @@ export class FilesView {
       }
     } catch (e) {
       this.preview.append(h('p', { class: 'error', role: 'alert' }, e.message));
+    }
+  }
+
+  async remove(path) {
+    if (!confirm(`Delete ${path}? A backup is kept, and Rewind brings it back.`)) {
+      return;
+    }
+    try {
+      const done = await api('DELETE', `${this.base}/workspace/file?path=${encodeURIComponent(path)}`);
+      this.note.textContent = done.result;
+      clear(this.preview).append(h('p', { class: 'hint' }, 'Pick a file to see it here.'));
+      await this.refresh();
+    } catch (e) {
+      this.note.textContent = e.message;
     }
   }
 

@@ -319,6 +319,50 @@ class BrowserIT extends OnStandaloneStack {
         wait(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("[data-testid=file-preview]"), "milk"));
         assertThat(chrome.findElement(By.cssSelector("[data-testid=file-preview] h1")).getText()).isEqualTo("Shopping");
         assertThat(byTestId("file-download").getAttribute("href")).endsWith("/files/notes.md");
+
+        // Deleted (a backup and a checkpoint are kept), then brought back by rewinding to the upload's checkpoint.
+        byTestId("file-delete").click();
+        chrome.switchTo().alert().accept();
+        wait(ExpectedConditions.invisibilityOfElementLocated(
+                By.cssSelector("[data-testid=file][data-path='notes.md']")));
+        wait(d -> d.findElements(By.cssSelector("[data-testid=change]")).size() == 2 ? true : null);
+        WebElement uploadChange = chrome.findElements(By.cssSelector("[data-testid=change]")).get(1);
+        assertThat(uploadChange.getText()).contains("you: upload");
+        uploadChange.click();
+        uploadChange.findElement(By.cssSelector("[data-testid=rewind]")).click();
+        chrome.switchTo().alert().accept();
+        wait(ExpectedConditions.elementToBeClickable(By.cssSelector("[data-testid=file][data-path='notes.md']")));
+        assertThat(java.nio.file.Files.readString(stack.workspace(currentSession()).resolve("notes.md")))
+                .contains("milk");
+    }
+
+    @Test
+    void a_read_only_link_shows_the_conversation_until_it_is_revoked() {
+        logIn();
+        model.replyText("Shared **answer**.");
+        byTestId("new-session").click();
+        send("share this");
+        waitForAnswer("Shared answer.");
+        String session = currentSession();
+
+        byTestId("tab-share").click();
+        assertThat(byTestId("export-markdown").getAttribute("href")).endsWith("/sessions/" + session + "/export.md");
+        byTestId("share-create").click();
+        String url = visible("share-url").getAttribute("value");
+        assertThat(url).contains("/share.html#sh_");
+        wait(d -> d.findElements(By.cssSelector("[data-testid=share-revoke]")).size() == 1 ? true : null);
+
+        chrome.get(url);
+        WebElement shared = visible("shared-session");
+        assertThat(shared.findElement(By.tagName("strong")).getText()).isEqualTo("answer");
+        assertThat(shared.getText()).contains("share this");
+
+        chrome.get(stack.stack.gatewayUrl() + "/#/s/" + session + "/share");
+        visible("share-revoke").click();
+        wait(d -> d.findElements(By.cssSelector("[data-testid=share-revoke]")).isEmpty() ? true : null);
+        chrome.get(url);
+        chrome.navigate().refresh();
+        assertThat(visible("shared-error").getText()).contains("no such share link");
     }
 
     @Test
@@ -336,6 +380,13 @@ class BrowserIT extends OnStandaloneStack {
     }
 
     /** Logs in as vic, who has no second factor: a TOTP code works once, and the tests log in many times. */
+    /** The open session's id, from the address ({@code #/s/<id>} or {@code #/s/<id>/<tab>}). */
+    private static String currentSession() {
+        var m = java.util.regex.Pattern.compile("#/s/([^/]+)").matcher(chrome.getCurrentUrl());
+        assertThat(m.find()).as(chrome.getCurrentUrl()).isTrue();
+        return m.group(1);
+    }
+
     private void logIn() {
         visible("login-username").sendKeys("vic");
         byTestId("login-password").sendKeys("vic-password-123");

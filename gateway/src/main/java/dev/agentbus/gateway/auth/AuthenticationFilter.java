@@ -25,13 +25,16 @@ import java.util.Set;
  * it is with {@code Authorization: Bearer <API key or gateway token>} or a browser login's cookie, or gets 401.
  * Then, in this order: a browser request that changes something must carry the login's CSRF token (403); a team
  * that requires two-factor login keeps a browser login that has not enrolled to enrolment (403); only admins reach
- * {@code /api/v1/admin/*} (403); and each credential has a request rate (429). Login and registration are the only
- * open routes. The {@link Caller} is attached to the request for {@link Callers}.
+ * {@code /api/v1/admin/*} (403); and each credential has a request rate (429). Login, registration and a share
+ * link's read-only view (its token is its credential) are the only open routes. The {@link Caller} is attached to
+ * the request for {@link Callers}.
  */
 @ServerFilter({"/api/**", "/v1/**", "/ws", "/ws/**"})
 class AuthenticationFilter {
     /** The routes that cannot require a login: they are how one gets one. */
     static final Set<String> OPEN = Set.of("/api/v1/auth/login", "/api/v1/auth/register");
+    /** Read-only share links: the token in the path is the credential (docs/security.md). */
+    static final String SHARED = "/api/v1/shared/";
     /** What a browser login that must enrol in two-factor login may still reach. */
     static final Set<String> ENROLMENT = Set.of("/api/v1/me", "/api/v1/me/totp", "/api/v1/me/totp/confirm",
             "/api/v1/auth/logout");
@@ -51,7 +54,7 @@ class AuthenticationFilter {
     @Nullable
     public HttpResponse<ApiError> authenticate(HttpRequest<?> request) {
         String path = request.getPath();
-        if (OPEN.contains(path)) {
+        if (OPEN.contains(path) || path.startsWith(SHARED)) {
             return null;
         }
         Optional<Caller> found;

@@ -141,6 +141,15 @@ class IsolationIT {
         p.put("GET /api/v1/sessions/{id}/log", Probe.of(Expect.NOT_FOUND, "GET", s + "/log", null));
         p.put("GET /api/v1/sessions/{id}/events", Probe.of(Expect.NOT_FOUND, "GET", s + "/events", null));
         p.put("GET /api/v1/sessions/{id}/export", Probe.of(Expect.NOT_FOUND, "GET", s + "/export", null));
+        p.put("GET /api/v1/sessions/{id}/export.md", Probe.of(Expect.NOT_FOUND, "GET", s + "/export.md", null));
+        p.put("POST /api/v1/sessions/{id}/share-links", Probe.of(Expect.NOT_FOUND, "POST", s + "/share-links",
+                null));
+        p.put("GET /api/v1/sessions/{id}/share-links", Probe.of(Expect.NOT_FOUND, "GET", s + "/share-links",
+                null));
+        p.put("DELETE /api/v1/sessions/{id}/share-links/{linkId}", Probe.of(Expect.NOT_FOUND, "DELETE",
+                s + "/share-links/" + UUID.randomUUID(), null));
+        // A share link's token is its credential: a guessed one is 404 for anyone (ShareIT covers a real one).
+        p.put("GET /api/v1/shared/{token}", Probe.of(Expect.NOT_FOUND, "GET", "/api/v1/shared/sh_guessed", null));
         p.put("POST /api/v1/sessions/{id}/fork", Probe.of(Expect.NOT_FOUND, "POST", s + "/fork",
                 Map.of("atSeq", 2)));
         p.put("POST /api/v1/sessions/{id}/rewind", Probe.of(Expect.NOT_FOUND, "POST", s + "/rewind",

@@ -1,0 +1,60 @@
+// The Share tab: export the session (Markdown, or the raw event log as JSONL) and read-only links to it. A new link
+// is shown once (only its hash is kept); anyone with it sees the conversation as it is now, and nothing else, until
+// it is revoked. The link's token is in the address's fragment, which browsers never send to a server.
+import { api } from './api.js';
+import { clear, h } from './dom.js';
+
+export class ShareView {
+  constructor(root) {
+    this.root = root;
+  }
+
+  open(sessionId) {
+    this.base = `/api/v1/sessions/${encodeURIComponent(sessionId)}`;
+    this.created = h('div', { role: 'status' });
+    this.links = h('ul', { class: 'share-links', 'data-testid': 'share-links' });
+    clear(this.root).append(h('section', { class: 'share' },
+      h('h2', {}, 'Export'),
+      h('p', {},
+        h('a', { href: `${this.base}/export.md`, download: '', 'data-testid': 'export-markdown' }, 'Markdown'),
+        ' · ',
+        h('a', { href: `${this.base}/export`, download: '', 'data-testid': 'export-jsonl' }, 'Event log (JSONL)'),
+        ' — the log imports into any Agentbus (Import in the API, or agentbus import).'),
+      h('h2', {}, 'Read-only links'),
+      h('p', { class: 'hint' }, 'Anyone with a link sees this conversation as it is now: no files, no log, no way '
+        + 'to act. Revoke a link to end it at once.'),
+      h('button', { type: 'button', 'data-testid': 'share-create', onclick: () => this.create() }, 'Make a link'),
+      this.created, this.links));
+    this.list();
+  }
+
+  async create() {
+    try {
+      const link = await api('POST', `${this.base}/share-links`);
+      const url = `${location.origin}${link.path}`;
+      clear(this.created).append(h('p', {}, 'The new link, shown this once: ',
+        h('input', { type: 'text', readonly: true, value: url, size: 60, 'data-testid': 'share-url',
+          'aria-label': 'The new share link', onfocus: (e) => e.target.select() })));
+      this.list();
+    } catch (e) {
+      clear(this.created).append(h('p', { class: 'error', role: 'alert' }, e.message));
+    }
+  }
+
+  async list() {
+    clear(this.links);
+    try {
+      for (const link of await api('GET', `${this.base}/share-links`)) {
+        const when = new Date(link.createdAt).toLocaleString();
+        this.links.append(h('li', { 'data-testid': 'share-link' }, `made ${when} by ${link.createdBy}`,
+          link.revokedAt ? ` — revoked ${new Date(link.revokedAt).toLocaleString()}`
+            : h('button', { type: 'button', 'data-testid': 'share-revoke', onclick: async () => {
+              await api('DELETE', `${this.base}/share-links/${encodeURIComponent(link.linkId)}`);
+              this.list();
+            } }, 'Revoke')));
+      }
+    } catch (e) {
+      this.links.append(h('li', { class: 'error' }, e.message));
+    }
+  }
+}
