@@ -15,7 +15,7 @@ import java.util.Map;
  * {@code GET /api/v1/sessions/{id}}: everything the session's log says about it, as docs/api.md#session-state
  * describes it. Fields without a value are left out (for example {@code turn} while no turn runs).
  *
- * @param status      {@code IDLE}, {@code RUNNING} or {@code WAITING}
+ * @param status      {@code IDLE}, {@code RUNNING}, {@code WAITING} or {@code AWAITING_APPROVAL}
  * @param messages    the conversation as the model sees it, oldest first
  * @param toolCalls   every tool call of the session by id, in the order they were proposed
  * @param turn        the running turn, absent when idle
@@ -26,6 +26,9 @@ import java.util.Map;
  * @param checkpoint  the latest workspace checkpoint
  * @param forkedFrom  the session this one was forked (or imported) from
  * @param forkedAtSeq the seq of {@code forkedFrom} it was forked at; 0 when not a fork
+ * @param permissionMode {@code auto}, {@code normal} or {@code manual}: which of the model's calls wait for a person
+ * @param pendingApprovals the calls waiting for a person's decision, in the order the model asked; empty when none
+ * @param alwaysAllowed tools a person allowed for the rest of the session; empty when none
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SessionDetails(String sessionId, String userId, String title, String status, long lastSeq,
@@ -33,7 +36,8 @@ public record SessionDetails(String sessionId, String userId, String title, Stri
                              Map<String, ToolCall> toolCalls, Usage usage, int modelCalls, int turns, Turn turn,
                              PendingWait pendingWait, String memory, long memoryVersion, String lastModel,
                              String lastOutcome, String lastAnswer, String lastError, Shell shell, String checkpoint,
-                             String forkedFrom, long forkedAtSeq) {
+                             String forkedFrom, long forkedAtSeq, String permissionMode,
+                             List<PendingApproval> pendingApprovals, List<String> alwaysAllowed) {
 
     public static SessionDetails of(SessionState s) {
         Map<String, ToolCall> calls = new LinkedHashMap<>();
@@ -42,7 +46,9 @@ public record SessionDetails(String sessionId, String userId, String title, Stri
                 s.updatedAt(), s.messages().stream().map(Message::of).toList(), calls, Usage.of(s.usage()),
                 s.modelCalls(), s.turns(), Turn.of(s.turn()), PendingWait.of(s.pendingWait()), s.memory(),
                 s.memoryVersion(), s.lastModel(), s.lastOutcome() == null ? null : s.lastOutcome().name(),
-                s.lastAnswer(), s.lastError(), Shell.of(s.shell()), s.checkpoint(), s.forkedFrom(), s.forkedAtSeq());
+                s.lastAnswer(), s.lastError(), Shell.of(s.shell()), s.checkpoint(), s.forkedFrom(), s.forkedAtSeq(),
+                s.permissionMode().wireName(), s.pendingApprovals().stream().map(PendingApproval::of).toList(),
+                s.alwaysAllowed());
     }
 
     /**
@@ -118,6 +124,24 @@ public record SessionDetails(String sessionId, String userId, String title, Stri
     public record PendingWait(String waitId, Instant until, String reason, String callId) {
         static PendingWait of(dev.agentbus.events.state.PendingWait w) {
             return w == null ? null : new PendingWait(w.waitId(), w.until(), w.reason(), w.callId());
+        }
+    }
+
+    /**
+     * A tool call waiting for a person's decision: {@code POST /api/v1/sessions/{id}/approvals/{callId}}.
+     *
+     * @param arguments a string holding the call's JSON object
+     * @param risk      {@code low}, {@code medium} or {@code high} (docs/tools.md#risk-classes)
+     * @param reason    why it needs approval
+     * @param expiresAt when it counts as denied if nobody decided
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record PendingApproval(String callId, String tool, String arguments, String risk, String reason,
+                                  Instant expiresAt) {
+        static PendingApproval of(dev.agentbus.events.state.PendingApproval a) {
+            return new PendingApproval(a.callId(), a.tool(), a.arguments(),
+                    a.risk() == null ? null : a.risk().name().toLowerCase(java.util.Locale.ROOT), a.reason(),
+                    a.expiresAt());
         }
     }
 

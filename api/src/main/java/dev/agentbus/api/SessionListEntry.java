@@ -9,7 +9,7 @@ import java.time.Instant;
  * One session of {@code GET /api/v1/sessions}. Every field is always present; {@code lastOutcome} is null before the
  * first turn ended.
  *
- * @param status      {@code IDLE}, {@code RUNNING} or {@code WAITING}
+ * @param status      {@code IDLE}, {@code RUNNING}, {@code WAITING} or {@code AWAITING_APPROVAL}
  * @param lastOutcome {@code COMPLETED}, {@code CANCELLED}, {@code ITERATION_CAP} or {@code ERROR}
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)

@@ -2,6 +2,8 @@ package dev.agentbus.api;
 
 import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.session.SessionEvent;
+import dev.agentbus.events.session.PermissionMode;
+import dev.agentbus.events.session.SessionEvent.ApprovalRequested;
 import dev.agentbus.events.session.SessionEvent.MemoryAttached;
 import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ModelCallFailed;
@@ -21,6 +23,7 @@ import dev.agentbus.events.session.ToolCallSpec;
 import dev.agentbus.events.session.TurnOutcome;
 import dev.agentbus.events.state.SessionFold;
 import dev.agentbus.events.state.SessionState;
+import dev.agentbus.events.tools.Risk;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -89,6 +92,20 @@ final class Histories {
                         TokenUsage.ZERO, "tool_calls"),
                 new ToolCallRequested("call_r", "read", "{\"path\":\"a\"}"),
                 new WaitScheduled("w-9", T0.plusSeconds(3600), "ten o'clock", "call_wait")));
+    }
+
+    /** A normal-mode session whose model asked for a command that waits for a person's approval. */
+    static SessionState awaitingApproval() {
+        return fold("ses-3", List.of(
+                new SessionCreated("Clean up", PermissionMode.NORMAL),
+                new UserMessagePosted("delete the build output"),
+                new ModelCallStarted("req-1", 1),
+                new ModelCallCompleted("req-1", "qwen", null, null,
+                        List.of(new ToolCallSpec("call_rm", "shell", "{\"command\":\"rm -rf build\"}")),
+                        TokenUsage.ZERO, "tool_calls"),
+                new ApprovalRequested("call_rm", "shell", "{\"command\":\"rm -rf build\"}", Risk.HIGH,
+                        "normal mode: shell runs commands, changes git history or reaches the network (high risk)",
+                        T0.plusSeconds(1800))));
     }
 
     static SessionState fold(String sessionId, List<SessionEvent> events) {

@@ -24,6 +24,20 @@ class SessionDetailsTest {
     }
 
     @Test
+    void a_session_awaiting_approval_is_answered_with_its_mode_and_the_pending_approval() throws Exception {
+        String wire = ApiJson.write(SessionDetails.of(Histories.awaitingApproval()));
+
+        assertThat(GoldenAnswers.pretty(wire)).isEqualTo(GoldenAnswers.load("session-awaiting-approval.json"));
+        SessionDetails read = ApiJson.read(wire, SessionDetails.class);
+        assertThat(read.status()).isEqualTo("AWAITING_APPROVAL");
+        assertThat(read.permissionMode()).isEqualTo("normal");
+        assertThat(read.pendingApprovals()).singleElement().satisfies(a -> {
+            assertThat(a.callId()).isEqualTo("call_rm");
+            assertThat(a.risk()).isEqualTo("high");
+        });
+    }
+
+    @Test
     void fields_without_a_value_are_left_out() throws Exception {
         var tree = Json.mapper().readTree(ApiJson.write(SessionDetails.of(Histories.waiting())));
 

@@ -7,7 +7,10 @@ import dev.agentbus.cli.gateway.SessionStream;
 import dev.agentbus.events.codec.EventCodec;
 import dev.agentbus.events.codec.MalformedRecordException;
 import dev.agentbus.events.session.EventEnvelope;
+import dev.agentbus.events.session.SessionEvent.ApprovalDecided;
+import dev.agentbus.events.session.SessionEvent.ApprovalRequested;
 import dev.agentbus.events.session.SessionEvent.InputRejected;
+import dev.agentbus.events.session.SessionEvent.PermissionModeChanged;
 import dev.agentbus.events.session.SessionEvent.NotificationPosted;
 import dev.agentbus.events.session.SessionEvent.MemoryAttached;
 import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
@@ -158,6 +161,34 @@ public final class TurnRenderer implements SessionStream.Listener {
                     return ExitCodes.ERROR;
                 }
                 printer.warn("an input (" + rejected.inputType() + ") was rejected: " + rejected.reason());
+            }
+            case PermissionModeChanged changed -> {
+                if (!quiet) {
+                    printer.println(printer.dim("permission mode: " + changed.mode().wireName()
+                            + (changed.changedBy() == null ? "" : " (set by " + changed.changedBy() + ")")));
+                }
+            }
+            case ApprovalRequested approval -> {
+                toolNames.put(approval.callId(), approval.tool());
+                // Shown even when quiet: the turn cannot go on until someone decides.
+                endStreaming();
+                String args = Text.compactJson(approval.arguments(), ARGS_WIDTH);
+                printer.println(printer.yellow("⏸ approval needed: " + approval.tool())
+                        + (args.isEmpty() ? "" : " " + args) + printer.dim(" — agentbus approve "
+                        + envelope.sessionId() + " " + approval.callId() + "  (or deny; " + approval.reason() + ")"));
+            }
+            case ApprovalDecided decided -> {
+                if (!quiet) {
+                    String tool = toolNames.getOrDefault(decided.callId(), decided.callId());
+                    String line = switch (decided.decision()) {
+                        case APPROVED -> printer.green("✓ approved: " + tool);
+                        case ALWAYS -> printer.green("✓ approved: " + tool + " (always, for this session)");
+                        case DENIED -> printer.red("✗ denied: " + tool);
+                        case EXPIRED -> printer.red("✗ approval expired: " + tool);
+                    };
+                    printer.println(line + printer.dim((decided.decidedBy() == null ? "" : " by " + decided.decidedBy())
+                            + (Text.isBlank(decided.note()) ? "" : " : " + decided.note())));
+                }
             }
             case NotificationPosted notification -> {
                 if (!quiet) {

@@ -3,7 +3,10 @@ package dev.agentbus.cli.replay;
 import dev.agentbus.cli.Printer;
 import dev.agentbus.cli.render.Text;
 import dev.agentbus.events.session.EventEnvelope;
+import dev.agentbus.events.session.SessionEvent.ApprovalDecided;
+import dev.agentbus.events.session.SessionEvent.ApprovalRequested;
 import dev.agentbus.events.session.SessionEvent.InputRejected;
+import dev.agentbus.events.session.SessionEvent.PermissionModeChanged;
 import dev.agentbus.events.session.SessionEvent.NotificationPosted;
 import dev.agentbus.events.session.SessionEvent.MemoryAttached;
 import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
@@ -74,7 +77,8 @@ public final class Timeline {
     private void describe(EventEnvelope e, SessionState before, String head) {
         switch (e.event()) {
             case SessionCreated c -> line(head, p.bold("session created") + " " + quoted(c.title())
-                    + p.dim(e.userId() == null ? "" : " for " + e.userId()));
+                    + p.dim(e.userId() == null ? "" : " for " + e.userId())
+                    + p.dim(c.mode() == null ? "" : " · " + c.mode().wireName() + " mode"));
             case SessionForked f -> {
                 line(head, p.bold("⑂ forked") + " from " + f.fromSessionId() + " at seq " + f.atSeq() + " "
                         + quoted(f.title()));
@@ -109,6 +113,25 @@ public final class Timeline {
             }
             case InputRejected r -> line(head, p.red("✗ input rejected") + " " + r.inputType() + ": " + r.reason());
             case NotificationPosted n -> line(head, p.dim("✉ notification: " + Text.oneLine(n.message(), WIDTH)));
+            case PermissionModeChanged m -> line(head, p.bold("permission mode " + m.mode().wireName())
+                    + p.dim(m.changedBy() == null ? "" : " set by " + m.changedBy()));
+            case ApprovalRequested a -> {
+                line(head, p.yellow("⏸ approval needed: " + a.tool()) + " "
+                        + p.dim(Text.compactJson(a.arguments(), 500)));
+                detail(p.dim(a.risk().name().toLowerCase(Locale.ROOT) + " risk · " + a.reason() + " · expires "
+                        + a.expiresAt()));
+            }
+            case ApprovalDecided d -> {
+                String what = switch (d.decision()) {
+                    case APPROVED -> p.green("✓ approved");
+                    case ALWAYS -> p.green("✓ approved always");
+                    case DENIED -> p.red("✗ denied");
+                    case EXPIRED -> p.red("✗ approval expired");
+                };
+                line(head, what + " " + name(before, d.callId())
+                        + p.dim((d.decidedBy() == null ? "" : " by " + d.decidedBy())
+                        + (Text.isBlank(d.note()) ? "" : " : " + Text.oneLine(d.note(), WIDTH))));
+            }
             case UnknownEvent u -> line(head, p.yellow("? " + u.type()) + p.dim(" (a type this CLI does not know) ")
                     + p.dim(Text.oneLine(String.valueOf(u.raw()), 200)));
         }

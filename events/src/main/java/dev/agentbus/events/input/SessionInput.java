@@ -2,6 +2,8 @@ package dev.agentbus.events.input;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentbus.events.WireType;
+import dev.agentbus.events.session.ApprovalDecision;
+import dev.agentbus.events.session.PermissionMode;
 import dev.agentbus.events.session.ShellState;
 import dev.agentbus.events.state.SessionState;
 import dev.agentbus.events.session.TokenUsage;
@@ -16,9 +18,33 @@ import java.util.List;
  */
 public sealed interface SessionInput {
 
-    /** Written by the gateway when a client creates a session. */
+    /**
+     * Written by the gateway when a client creates a session. {@code mode} is the permission mode the client asked
+     * for; null takes the installation's default ({@code agentbus.agent.permission-mode}).
+     */
     @WireType("create_session.v1")
-    record CreateSession(String title) implements SessionInput {
+    record CreateSession(String title, PermissionMode mode) implements SessionInput {
+        public CreateSession(String title) {
+            this(title, null);
+        }
+    }
+
+    /** Written by the gateway when a person sets a session's permission mode; taken at any time. */
+    @WireType("set_permission_mode.v1")
+    record SetPermissionMode(PermissionMode mode) implements SessionInput {
+    }
+
+    /**
+     * Written by the gateway when a person decides a pending approval: APPROVED, DENIED or ALWAYS (EXPIRED is only
+     * the scheduler's, through {@code expire_approval.v1}). {@code note} is optional; a denial passes it to the model.
+     */
+    @WireType("decide_approval.v1")
+    record DecideApproval(String callId, ApprovalDecision decision, String note) implements SessionInput {
+    }
+
+    /** Written by the scheduler when a pending approval's time-out has come; it counts as denied. */
+    @WireType("expire_approval.v1")
+    record ExpireApproval(String callId) implements SessionInput {
     }
 
     /** Written by the gateway when a person sends a message. */

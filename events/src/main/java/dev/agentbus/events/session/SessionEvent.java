@@ -3,6 +3,7 @@ package dev.agentbus.events.session;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentbus.events.WireType;
 import dev.agentbus.events.state.SessionState;
+import dev.agentbus.events.tools.Risk;
 
 import java.time.Instant;
 import java.util.List;
@@ -16,9 +17,46 @@ import java.util.List;
  */
 public sealed interface SessionEvent {
 
-    /** Emitted by the orchestrator when a gateway asked to create a session. Always seq 1. */
+    /**
+     * Emitted by the orchestrator when a gateway asked to create a session. Always seq 1. {@code mode} is the
+     * session's permission mode: the one asked for, else the installation's default; absent in logs written before
+     * modes existed, which means {@link PermissionMode#AUTO}.
+     */
     @WireType("session.created.v1")
-    record SessionCreated(String title) implements SessionEvent {
+    record SessionCreated(String title, PermissionMode mode) implements SessionEvent {
+        public SessionCreated(String title) {
+            this(title, null);
+        }
+    }
+
+    /**
+     * Emitted by the orchestrator when a person sets the session's permission mode ({@code set_permission_mode.v1}),
+     * at any time, also while a turn runs: it applies to the calls the model asks for from then on. {@code changedBy} is
+     * the user who set it (in a shared session, not always the owner).
+     */
+    @WireType("permission_mode.changed.v1")
+    record PermissionModeChanged(PermissionMode mode, String changedBy) implements SessionEvent {
+    }
+
+    /**
+     * Emitted by the orchestrator, instead of {@code tool_call.requested.v1}, for a call of the model that the
+     * session's permission mode does not let run without a person's approval. The call stays open in its turn, so
+     * the model is not called again before it is decided; the scheduler counts it as denied at {@code expiresAt}.
+     */
+    @WireType("approval.requested.v1")
+    record ApprovalRequested(String callId, String tool, String arguments, Risk risk, String reason,
+                             Instant expiresAt) implements SessionEvent {
+    }
+
+    /**
+     * Emitted by the orchestrator, once per approval, when a person decides it ({@code decide_approval.v1}), the
+     * scheduler's time-out expires it ({@code expire_approval.v1}, decision EXPIRED, no {@code decidedBy}), or a
+     * mode change makes it unnecessary (APPROVED). An approved call is requested next; a denied or expired one is
+     * answered at once with a failed result that tells the model why.
+     */
+    @WireType("approval.decided.v1")
+    record ApprovalDecided(String callId, ApprovalDecision decision, String note, String decidedBy)
+            implements SessionEvent {
     }
 
     /** Emitted by the orchestrator when a person's message is accepted; it starts a turn. */

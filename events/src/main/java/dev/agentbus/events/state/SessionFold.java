@@ -1,7 +1,12 @@
 package dev.agentbus.events.state;
 
 import dev.agentbus.events.session.EventEnvelope;
+import dev.agentbus.events.session.ApprovalDecision;
+import dev.agentbus.events.session.PermissionMode;
+import dev.agentbus.events.session.SessionEvent.ApprovalDecided;
+import dev.agentbus.events.session.SessionEvent.ApprovalRequested;
 import dev.agentbus.events.session.SessionEvent.InputRejected;
+import dev.agentbus.events.session.SessionEvent.PermissionModeChanged;
 import dev.agentbus.events.session.SessionEvent.MemoryAttached;
 import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ModelCallFailed;
@@ -51,6 +56,37 @@ public final class SessionFold {
                 b.title = c.title();
                 b.userId = e.userId();
                 b.createdAt = e.time();
+                b.permissionMode = c.mode() == null ? PermissionMode.AUTO : c.mode();
+            }
+            case PermissionModeChanged m -> {
+                if (m.mode() != null) {
+                    b.permissionMode = m.mode();
+                }
+            }
+            case ApprovalRequested a -> {
+                List<PendingApproval> pending = new ArrayList<>(b.pendingApprovals);
+                pending.add(new PendingApproval(a.callId(), a.tool(), a.arguments(), a.risk(), a.reason(),
+                        a.expiresAt()));
+                b.pendingApprovals = pending;
+                if (b.turn != null) {
+                    b.status = SessionStatus.AWAITING_APPROVAL;
+                }
+            }
+            case ApprovalDecided d -> {
+                List<PendingApproval> pending = new ArrayList<>(b.pendingApprovals);
+                PendingApproval decided = s.pendingApproval(d.callId()).orElse(null);
+                pending.remove(decided);
+                b.pendingApprovals = pending;
+                if (d.decision() == ApprovalDecision.ALWAYS && decided != null
+                        && !b.alwaysAllowed.contains(decided.tool())) {
+                    List<String> allowed = new ArrayList<>(b.alwaysAllowed);
+                    allowed.add(decided.tool());
+                    b.alwaysAllowed = allowed;
+                }
+                if (b.turn != null) {
+                    b.status = !pending.isEmpty() ? SessionStatus.AWAITING_APPROVAL
+                            : b.pendingWait != null ? SessionStatus.WAITING : SessionStatus.RUNNING;
+                }
             }
             case UserMessagePosted m -> {
                 b.messages = b.messages.plus(new Message.User(e.seq(), m.text()));
@@ -141,7 +177,8 @@ public final class SessionFold {
                 }
             }
             case WaitScheduled w -> {
-                b.status = SessionStatus.WAITING;
+                // A person's decision is the more urgent thing to show while both are pending.
+                b.status = b.pendingApprovals.isEmpty() ? SessionStatus.WAITING : SessionStatus.AWAITING_APPROVAL;
                 b.pendingWait = new PendingWait(w.waitId(), w.until(), w.reason(), w.callId());
             }
             case WaitEnded w -> {
@@ -151,12 +188,15 @@ public final class SessionFold {
                             + "). Continue the task."));
                 }
                 b.pendingWait = null;
-                b.status = b.turn == null ? SessionStatus.IDLE : SessionStatus.RUNNING;
+                b.status = b.turn == null ? SessionStatus.IDLE
+                        : b.pendingApprovals.isEmpty() ? SessionStatus.RUNNING : SessionStatus.AWAITING_APPROVAL;
             }
             case TurnEnded t -> {
                 b.status = SessionStatus.IDLE;
                 b.turn = null;
                 b.pendingWait = null;
+                // Approvals belong to their turn: once it ended (a cancel, say) there is nothing left to decide.
+                b.pendingApprovals = List.of();
                 b.lastOutcome = t.outcome();
                 b.lastAnswer = t.answer();
                 // A cancel or a normal end is not an error; its message is in the event, not in lastError.
@@ -217,6 +257,11 @@ public final class SessionFold {
         b.checkpoint = f.checkpoint() != null ? f.checkpoint() : from.checkpoint();
         b.forkedFrom = f.fromSessionId();
         b.forkedAtSeq = f.atSeq();
+        // The fork keeps how the source was run; a call still waiting for approval there is answered "not run" below
+        // like any other unanswered call, since the fork starts idle, with no turn to hold it.
+        b.permissionMode = from.permissionMode();
+        b.alwaysAllowed = from.alwaysAllowed();
+        b.pendingApprovals = List.of();
         for (ToolCallView view : List.copyOf(b.toolCalls.values())) {
             if (view.status() != ToolCallView.Status.COMPLETED) {
                 String why = "not run: the session was forked before this call was answered";
@@ -259,6 +304,9 @@ public final class SessionFold {
         String checkpoint;
         String forkedFrom;
         long forkedAtSeq;
+        PermissionMode permissionMode;
+        List<PendingApproval> pendingApprovals;
+        List<String> alwaysAllowed;
 
         Builder(SessionState s) {
             sessionId = s.sessionId();
@@ -286,12 +334,16 @@ public final class SessionFold {
             checkpoint = s.checkpoint();
             forkedFrom = s.forkedFrom();
             forkedAtSeq = s.forkedAtSeq();
+            permissionMode = s.permissionMode();
+            pendingApprovals = s.pendingApprovals();
+            alwaysAllowed = s.alwaysAllowed();
         }
 
         SessionState build() {
             return new SessionState(sessionId, userId, title, status, lastSeq, createdAt, updatedAt, messages,
                     toolCalls, usage, modelCalls, turns, turn, pendingWait, memory, memoryVersion, lastModel, lastOutcome,
-                    lastAnswer, lastError, shell, checkpoint, forkedFrom, forkedAtSeq);
+                    lastAnswer, lastError, shell, checkpoint, forkedFrom, forkedAtSeq, permissionMode, pendingApprovals,
+                    alwaysAllowed);
         }
     }
 }

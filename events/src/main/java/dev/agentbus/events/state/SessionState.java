@@ -1,12 +1,15 @@
 package dev.agentbus.events.state;
 
+import dev.agentbus.events.session.PermissionMode;
 import dev.agentbus.events.session.ShellState;
 import dev.agentbus.events.session.TokenUsage;
 import dev.agentbus.events.session.TurnOutcome;
+import dev.agentbus.events.tools.Risk;
 
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Everything known about a session, and nothing that is not in its log: this value is always the result of
@@ -22,13 +25,17 @@ import java.util.Map;
  * @param checkpoint the id of the latest workspace checkpoint, null while no call has changed files
  * @param forkedFrom the session this one was forked from, null for a session created afresh
  * @param forkedAtSeq the seq of {@code forkedFrom} the fork was taken at, 0 when not a fork
+ * @param permissionMode which of the model's calls wait for a person's approval; AUTO for a log that never set one
+ * @param pendingApprovals the calls of the running turn waiting for a person's decision, in the order asked
+ * @param alwaysAllowed tools a person allowed for the rest of the session ("always"): they skip approval
  */
 public record SessionState(String sessionId, String userId, String title, SessionStatus status, long lastSeq,
                            Instant createdAt, Instant updatedAt, List<Message> messages,
                            Map<String, ToolCallView> toolCalls, TokenUsage usage, int modelCalls, int turns,
                            Turn turn, PendingWait pendingWait, String memory, long memoryVersion, String lastModel,
                            TurnOutcome lastOutcome, String lastAnswer, String lastError, ShellState shell,
-                           String checkpoint, String forkedFrom, long forkedAtSeq) {
+                           String checkpoint, String forkedFrom, long forkedAtSeq, PermissionMode permissionMode,
+                           List<PendingApproval> pendingApprovals, List<String> alwaysAllowed) {
 
     /**
      * Both collections become immutable, structurally shared ones: the fold's own ({@link AppendOnlyList},
@@ -38,12 +45,17 @@ public record SessionState(String sessionId, String userId, String title, Sessio
     public SessionState {
         messages = AppendOnlyList.copyOf(messages);
         toolCalls = InsertionOrderedMap.copyOf(toolCalls);
+        // A state written before permission modes existed (an old fork, say) reads as the mode it ran in.
+        permissionMode = permissionMode == null ? PermissionMode.AUTO : permissionMode;
+        pendingApprovals = pendingApprovals == null ? List.of() : List.copyOf(pendingApprovals);
+        alwaysAllowed = alwaysAllowed == null ? List.of() : List.copyOf(alwaysAllowed);
     }
 
     /** The state before the first event. */
     public static SessionState initial(String sessionId) {
         return new SessionState(sessionId, null, null, SessionStatus.NEW, 0, null, null, List.of(), Map.of(),
-                TokenUsage.ZERO, 0, 0, null, null, "", 0, null, null, null, null, null, null, null, 0);
+                TokenUsage.ZERO, 0, 0, null, null, "", 0, null, null, null, null, null, null, null, 0, PermissionMode.AUTO,
+                List.of(), List.of());
     }
 
     public boolean exists() {
@@ -54,9 +66,26 @@ public record SessionState(String sessionId, String userId, String title, Sessio
     // the gateway (which answers people early, from a view that may trail the log) cannot disagree. None of these
     // is a bean getter, so none appears in the state's JSON.
 
-    /** Whether a turn is under way: running, or suspended on a wait until the scheduler wakes it. */
+    /**
+     * Whether a turn is under way: running, suspended on a wait until the scheduler wakes it, or held until a person
+     * decides a pending approval.
+     */
     public boolean turnInProgress() {
-        return status == SessionStatus.RUNNING || status == SessionStatus.WAITING;
+        return status == SessionStatus.RUNNING || status == SessionStatus.WAITING
+                || status == SessionStatus.AWAITING_APPROVAL;
+    }
+
+    /** The approval pending for a call, if one is: only such a call can be decided. */
+    public Optional<PendingApproval> pendingApproval(String callId) {
+        return pendingApprovals.stream().filter(a -> a.callId().equals(callId)).findFirst();
+    }
+
+    /**
+     * Whether a call of the model to {@code tool} must wait for a person: the mode asks for it at the tool's risk,
+     * and no person allowed the tool for the rest of the session.
+     */
+    public boolean requiresApproval(String tool, Risk risk) {
+        return permissionMode.requiresApproval(risk) && !alwaysAllowed.contains(tool);
     }
 
     /** Whether a person's message would start a turn now: the session exists and no turn is under way. */

@@ -8,5 +8,7 @@ public enum SessionStatus {
     /** A turn is running: a model call or tool calls are in flight. */
     RUNNING,
     /** A turn is suspended until a time; the scheduler will wake it. */
-    WAITING
+    WAITING,
+    /** A turn is held until a person decides its pending approvals (or they expire). */
+    AWAITING_APPROVAL
 }

@@ -21,46 +21,46 @@ public final class ToolCatalog {
 
     /** The tools offered to the model, in the order it sees them. */
     public static final List<ToolSpec> TOOLS = List.of(
-            sandbox("read", "Read a text file from the workspace, optionally only a range of lines.",
+            sandbox("read", Risk.LOW, "Read a text file from the workspace, optionally only a range of lines.",
                     "{\"type\":\"object\",\"properties\":{\"path\":" + PATH
                             + ",\"start_line\":{\"type\":\"integer\",\"description\":\"first line, 1-based\"},"
                             + "\"end_line\":{\"type\":\"integer\",\"description\":\"last line, inclusive\"}},"
                             + "\"required\":[\"path\"]}"),
-            sandbox("write", "Create or overwrite a file in the workspace with the given content.",
+            sandbox("write", Risk.MEDIUM, "Create or overwrite a file in the workspace with the given content.",
                     "{\"type\":\"object\",\"properties\":{\"path\":" + PATH
                             + ",\"content\":{\"type\":\"string\"}},\"required\":[\"path\",\"content\"]}"),
-            sandbox("edit", "Replace an exact piece of text in a file. Fails if the text is missing, or appears "
+            sandbox("edit", Risk.MEDIUM, "Replace an exact piece of text in a file. Fails if the text is missing, or appears "
                             + "more than once and replace_all is not set. Returns a unified diff.",
                     "{\"type\":\"object\",\"properties\":{\"path\":" + PATH
                             + ",\"old_text\":{\"type\":\"string\"},\"new_text\":{\"type\":\"string\"},"
                             + "\"replace_all\":{\"type\":\"boolean\"}},\"required\":[\"path\",\"old_text\",\"new_text\"]}"),
-            sandbox("ls", "List a directory of the workspace (directories end with /).",
+            sandbox("ls", Risk.LOW, "List a directory of the workspace (directories end with /).",
                     "{\"type\":\"object\",\"properties\":{\"path\":" + PATH + "}}"),
-            sandbox("glob", "Find files whose workspace-relative path matches a glob such as **/*.java.",
+            sandbox("glob", Risk.LOW, "Find files whose workspace-relative path matches a glob such as **/*.java.",
                     "{\"type\":\"object\",\"properties\":{\"pattern\":{\"type\":\"string\"},\"path\":" + PATH
                             + "},\"required\":[\"pattern\"]}"),
-            sandbox("grep", "Search file contents with a regular expression; prints file:line: text.",
+            sandbox("grep", Risk.LOW, "Search file contents with a regular expression; prints file:line: text.",
                     "{\"type\":\"object\",\"properties\":{\"pattern\":{\"type\":\"string\"},\"path\":" + PATH
                             + ",\"glob\":{\"type\":\"string\",\"description\":\"only files matching this glob\"}},"
                             + "\"required\":[\"pattern\"]}"),
-            sandbox("mkdir", "Create a directory (and its parents) in the workspace.",
+            sandbox("mkdir", Risk.MEDIUM, "Create a directory (and its parents) in the workspace.",
                     "{\"type\":\"object\",\"properties\":{\"path\":" + PATH + "},\"required\":[\"path\"]}"),
-            sandbox("shell", "Run a shell command line (sh -c) in the persistent shell of the sandbox: cd and "
+            sandbox("shell", Risk.HIGH, "Run a shell command line (sh -c) in the persistent shell of the sandbox: cd and "
                             + "export carry over to later calls. Output is capped and streamed live; a command "
                             + "still running after timeout_seconds is killed with everything it started. Commands "
                             + "on the blocked list and absolute paths outside /workspace are refused.",
                     "{\"type\":\"object\",\"properties\":{\"command\":{\"type\":\"string\"},"
                             + "\"timeout_seconds\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":120}},"
                             + "\"required\":[\"command\"]}"),
-            sandbox("copy", "Copy a file inside the workspace. An existing destination is only replaced with "
+            sandbox("copy", Risk.MEDIUM, "Copy a file inside the workspace. An existing destination is only replaced with "
                             + "overwrite=true, after a backup. Returns a diff of the destination.", """
                     {"type":"object","properties":{"from":%s,"to":%s,"overwrite":{"type":"boolean"}},\
                     "required":["from","to"]}""".formatted(PATH, PATH)),
-            sandbox("delete", "Delete a file, or a directory with recursive=true. A backup is taken first "
+            sandbox("delete", Risk.MEDIUM, "Delete a file, or a directory with recursive=true. A backup is taken first "
                             + "(outside the workspace). Returns a diff of a deleted text file.", """
                     {"type":"object","properties":{"path":%s,"recursive":{"type":"boolean"}},\
                     "required":["path"]}""".formatted(PATH)),
-            sandbox("run_command", "Run one program with explicit arguments and no shell: no pipes, redirects, "
+            sandbox("run_command", Risk.HIGH, "Run one program with explicit arguments and no shell: no pipes, redirects, "
                             + "chaining, globbing or variables. Checked against the worker's allow and deny "
                             + "lists; dry_run=true only checks and shows what would run.", """
                     {"type":"object","properties":{\
@@ -69,26 +69,26 @@ public final class ToolCatalog {
                     "cwd":{"type":"string","description":"working directory relative to the workspace root"},\
                     "timeout_seconds":{"type":"integer","minimum":1,"maximum":120},\
                     "dry_run":{"type":"boolean"}},"required":["command"]}"""),
-            sandbox("git_status", "Show the branch and the changed files of the git repository in the workspace.",
+            sandbox("git_status", Risk.LOW, "Show the branch and the changed files of the git repository in the workspace.",
                     "{\"type\":\"object\",\"properties\":{}}"),
-            sandbox("git_diff", "Show changes as a unified diff: of the working tree (default), of what is "
+            sandbox("git_diff", Risk.LOW, "Show changes as a unified diff: of the working tree (default), of what is "
                             + "staged (staged=true), or against a revision.", """
                     {"type":"object","properties":{"path":%s,"staged":{"type":"boolean"},\
                     "revision":{"type":"string","description":"a commit, branch or tag to compare with"}}}"""
                             .formatted(PATH)),
-            sandbox("git_add", "Stage files for the next commit (\".\" stages everything).", """
+            sandbox("git_add", Risk.HIGH, "Stage files for the next commit (\".\" stages everything).", """
                     {"type":"object","properties":{"paths":{"type":"array","items":%s,"minItems":1}},\
                     "required":["paths"]}""".formatted(PATH)),
-            sandbox("git_commit", "Commit the staged changes (all=true: every change to tracked files).", """
+            sandbox("git_commit", Risk.HIGH, "Commit the staged changes (all=true: every change to tracked files).", """
                     {"type":"object","properties":{"message":{"type":"string"},"all":{"type":"boolean"}},\
                     "required":["message"]}"""),
-            sandbox("git_branch", "Without name: list branches. With name: create that branch, and switch to "
+            sandbox("git_branch", Risk.HIGH, "Without name: list branches. With name: create that branch, and switch to "
                             + "it if switch=true (an existing branch is switched to).", """
                     {"type":"object","properties":{"name":{"type":"string"},"switch":{"type":"boolean"}}}"""),
-            sandbox("git_log", "Show recent commits, one line each, optionally only those touching a path.", """
+            sandbox("git_log", Risk.LOW, "Show recent commits, one line each, optionally only those touching a path.", """
                     {"type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":200},\
                     "path":%s}}""".formatted(PATH)),
-            sandbox("tmux_new", "Start a program in a new tmux window (or a new pane split from split) of the "
+            sandbox("tmux_new", Risk.HIGH, "Start a program in a new tmux window (or a new pane split from split) of the "
                             + "sandbox's agentbus session, for interactive or long-running programs. Without "
                             + "command it starts an interactive shell. The pane stays open after the program "
                             + "exits so its output can still be read. Returns the pane's target.", """
@@ -96,22 +96,22 @@ public final class ToolCatalog {
                     "name":{"type":"string","description":"window name"},\
                     "split":{"type":"string","description":"split this pane instead of opening a window"},\
                     "vertical":{"type":"boolean","description":"with split: one above the other"}}}"""),
-            sandbox("tmux_list", "List the tmux sessions, windows and panes of the sandbox, with the program "
+            sandbox("tmux_list", Risk.LOW, "List the tmux sessions, windows and panes of the sandbox, with the program "
                             + "each pane runs.", "{\"type\":\"object\",\"properties\":{}}"),
-            sandbox("tmux_read", "Read what a tmux pane shows: its last lines (default 50, at most 2000), "
+            sandbox("tmux_read", Risk.LOW, "Read what a tmux pane shows: its last lines (default 50, at most 2000), "
                             + "including scrollback.", """
                     {"type":"object","properties":{%s,"lines":{"type":"integer","minimum":1,"maximum":2000}}}"""
                             .formatted(TARGET)),
-            sandbox("vm_input", "Type text into the program running in a tmux pane (its standard input), "
+            sandbox("vm_input", Risk.HIGH, "Type text into the program running in a tmux pane (its standard input), "
                             + "followed by Enter unless enter=false. Checked like a shell command.", """
                     {"type":"object","properties":{"data":{"type":"string"},%s,"enter":{"type":"boolean"}},\
                     "required":["data"]}""".formatted(TARGET)),
-            sandbox("vm_keys", "Press keys in a tmux pane. Only these keys: Enter, Tab, Escape, Space, BSpace, "
+            sandbox("vm_keys", Risk.HIGH, "Press keys in a tmux pane. Only these keys: Enter, Tab, Escape, Space, BSpace, "
                             + "Up, Down, Left, Right, Home, End, PageUp, PageDown, F1-F12, C-c, C-d, C-z, C-l, "
                             + "C-a, C-e, C-u, C-w, C-r, y, n, q.", """
                     {"type":"object","properties":{"keys":{"type":"array","items":{"type":"string"},\
                     "minItems":1,"maxItems":32},%s},"required":["keys"]}""".formatted(TARGET)),
-            sandbox("restart_terminal", "Throw the sandbox away and start a fresh one: every running program and "
+            sandbox("restart_terminal", Risk.HIGH, "Throw the sandbox away and start a fresh one: every running program and "
                             + "tmux window is stopped; the working directory, the exported variables and the "
                             + "workspace's files are kept. Use it when the terminal hangs or is in a bad state.",
                     "{\"type\":\"object\",\"properties\":{}}"),
@@ -119,17 +119,17 @@ public final class ToolCatalog {
                     + "(ISO-8601, e.g. 2026-01-31T09:00:00Z) or seconds.",
                     "{\"type\":\"object\",\"properties\":{\"until\":{\"type\":\"string\"},"
                             + "\"seconds\":{\"type\":\"integer\",\"minimum\":0},\"reason\":{\"type\":\"string\"}}}",
-                    ToolSpec.Executor.ORCHESTRATOR));
+                    ToolSpec.Executor.ORCHESTRATOR, false, Risk.LOW));
 
     /** Tools only people run, through the gateway: never offered to the model. The sandbox-worker runs them. */
     public static final List<ToolSpec> USER_TOOLS = List.of(
-            userOnly("upload", "Write a file into the workspace (a person's upload; at most 512 KiB).", """
+            userOnly("upload", Risk.MEDIUM, "Write a file into the workspace (a person's upload; at most 512 KiB).", """
                     {"type":"object","properties":{"path":%s,"content_base64":{"type":"string"}},\
                     "required":["path","content_base64"]}""".formatted(PATH)),
-            userOnly("download", "Read a file of the workspace for a person to download (at most 512 KiB): the "
+            userOnly("download", Risk.LOW, "Read a file of the workspace for a person to download (at most 512 KiB): the "
                     + "output is a line \"sha256:<hex> bytes:<n>\" and then the content in base64.", """
                     {"type":"object","properties":{"path":%s},"required":["path"]}""".formatted(PATH)),
-            userOnly("rewind", "Put the workspace back to a checkpoint recorded earlier in the session.", """
+            userOnly("rewind", Risk.MEDIUM, "Put the workspace back to a checkpoint recorded earlier in the session.", """
                     {"type":"object","properties":{"checkpoint":{"type":"string"}},"required":["checkpoint"]}"""));
 
     /** Every tool, the model's and the people's. */
@@ -167,11 +167,11 @@ public final class ToolCatalog {
         return USER_TOOLS.stream().map(ToolSpec::name).toList();
     }
 
-    private static ToolSpec sandbox(String name, String description, String schema) {
-        return new ToolSpec(name, description, schema, ToolSpec.Executor.SANDBOX);
+    private static ToolSpec sandbox(String name, Risk risk, String description, String schema) {
+        return new ToolSpec(name, description, schema, ToolSpec.Executor.SANDBOX, false, risk);
     }
 
-    private static ToolSpec userOnly(String name, String description, String schema) {
-        return new ToolSpec(name, description, schema, ToolSpec.Executor.SANDBOX, true);
+    private static ToolSpec userOnly(String name, Risk risk, String description, String schema) {
+        return new ToolSpec(name, description, schema, ToolSpec.Executor.SANDBOX, true, risk);
     }
 }

@@ -100,10 +100,11 @@ class SessionSnapshotTest {
         assertThat(SessionSnapshot.SCHEMA_VERSION + ":" + fingerprint)
                 .as("SessionState's shape changed: raise SessionSnapshot.SCHEMA_VERSION and pin the new fingerprint. "
                         + "Shape now: %s", shape)
-                .isEqualTo("1:" + PINNED_FINGERPRINT_OF_VERSION_1);
+                .isEqualTo("2:" + PINNED_FINGERPRINT_OF_VERSION_2);
     }
 
-    private static final String PINNED_FINGERPRINT_OF_VERSION_1 = "301f9c35a2b82e97";
+    // Version 2: the permission mode, pending approvals and always-allowed tools (approvals).
+    private static final String PINNED_FINGERPRINT_OF_VERSION_2 = "3f50dfeb6bf3649d";
 
     /** Names and types of every record component reachable from the type, enum constants and sealed subtypes. */
     private static String shape(Type type, Set<String> seen) {

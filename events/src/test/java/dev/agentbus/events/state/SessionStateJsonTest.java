@@ -95,7 +95,9 @@ class SessionStateJsonTest {
                 folded.lastSeq(), folded.createdAt(), folded.updatedAt(), new ArrayList<>(folded.messages()),
                 plainCalls, folded.usage(), folded.modelCalls(), folded.turns(), folded.turn(), folded.pendingWait(),
                 folded.memory(), folded.memoryVersion(), folded.lastModel(), folded.lastOutcome(), folded.lastAnswer(),
-                folded.lastError(), folded.shell(), folded.checkpoint(), folded.forkedFrom(), folded.forkedAtSeq());
+                folded.lastError(), folded.shell(), folded.checkpoint(), folded.forkedFrom(), folded.forkedAtSeq(),
+                folded.permissionMode(), new ArrayList<>(folded.pendingApprovals()),
+                new ArrayList<>(folded.alwaysAllowed()));
 
         assertThat(Json.mapper().writeValueAsString(plain)).isEqualTo(Json.mapper().writeValueAsString(folded));
         assertThat(plain).isEqualTo(folded);

@@ -1,13 +1,17 @@
 package dev.agentbus.orchestrator.deciding;
 
 import dev.agentbus.events.memory.MemoryDocument;
+import dev.agentbus.events.session.PermissionMode;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.function.Supplier;
 
 /**
  * Everything outside the state a decision may depend on, passed in so the decider stays a pure function:
- * the clock, limits, the user's current memory document and an id source.
+ * the clock, limits, the user's current memory document, an id source, the permission mode a session gets when its
+ * creator asks for none, and how long an approval waits for a person before it counts as denied.
  */
-public record DecisionContext(Instant now, int maxIterations, MemoryDocument memory, Supplier<String> ids) {
+public record DecisionContext(Instant now, int maxIterations, MemoryDocument memory, Supplier<String> ids,
+                              PermissionMode defaultMode, Duration approvalTimeout) {
 }

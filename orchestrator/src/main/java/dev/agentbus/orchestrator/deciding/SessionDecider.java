@@ -7,6 +7,9 @@ import dev.agentbus.events.input.InputEnvelope;
 import dev.agentbus.events.input.SessionInput;
 import dev.agentbus.events.input.SessionInput.CancelTurn;
 import dev.agentbus.events.input.SessionInput.CreateSession;
+import dev.agentbus.events.input.SessionInput.DecideApproval;
+import dev.agentbus.events.input.SessionInput.ExpireApproval;
+import dev.agentbus.events.input.SessionInput.SetPermissionMode;
 import dev.agentbus.events.input.SessionInput.ForkSession;
 import dev.agentbus.events.input.SessionInput.RunUserTool;
 import dev.agentbus.events.input.SessionInput.MarkToolCallStarted;
@@ -18,7 +21,11 @@ import dev.agentbus.events.input.SessionInput.RecordToolResult;
 import dev.agentbus.events.input.SessionInput.UnknownInput;
 import dev.agentbus.events.input.SessionInput.WakeUp;
 import dev.agentbus.events.session.EventEnvelope;
+import dev.agentbus.events.session.ApprovalDecision;
 import dev.agentbus.events.session.SessionEvent;
+import dev.agentbus.events.session.SessionEvent.ApprovalDecided;
+import dev.agentbus.events.session.SessionEvent.ApprovalRequested;
+import dev.agentbus.events.session.SessionEvent.PermissionModeChanged;
 import dev.agentbus.events.session.SessionEvent.InputRejected;
 import dev.agentbus.events.session.SessionEvent.MemoryAttached;
 import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
@@ -36,6 +43,7 @@ import dev.agentbus.events.session.SessionEvent.WaitEnded;
 import dev.agentbus.events.session.SessionEvent.WaitScheduled;
 import dev.agentbus.events.session.ToolCallSpec;
 import dev.agentbus.events.session.TurnOutcome;
+import dev.agentbus.events.state.PendingApproval;
 import dev.agentbus.events.state.SessionFold;
 import dev.agentbus.events.state.SessionState;
 import dev.agentbus.events.state.SessionStatus;
@@ -51,7 +59,8 @@ import java.util.Optional;
 
 /**
  * The agent loop as a pure function: {@code decide(state, input) -> events + effects}. Every rule of the loop lives
- * here (turns, the iteration cap, cancel, waits, which tool runs where), so each is tested with given events /
+ * here (turns, the iteration cap, cancel, waits, which tool runs where, permission modes and approvals), so each is
+ * tested with given events /
  * when input / then events, no Kafka needed. It validates and explains; the fold only assigns.
  *
  * <p>Inputs that arrive late or twice (a model answer for a cancelled turn, a result already recorded, a wake-up
@@ -72,7 +81,45 @@ public final class SessionDecider {
                 if (state.exists()) {
                     return step.reject("session already exists");
                 }
-                step.emit(new SessionCreated(c.title() == null || c.title().isBlank() ? "New session" : c.title()));
+                // The mode is recorded, not looked up later: a change of the installation default must not change
+                // how an existing session's log folds.
+                step.emit(new SessionCreated(c.title() == null || c.title().isBlank() ? "New session" : c.title(),
+                        c.mode() != null ? c.mode() : ctx.defaultMode()));
+            }
+            case SetPermissionMode m -> {
+                if (m.mode() == null) {
+                    return step.reject("the mode must be auto, normal or manual");
+                }
+                step.emit(new PermissionModeChanged(m.mode(), envelope.userId()));
+                // Whatever the new mode no longer asks a person about may run now, as if the person approved it.
+                for (PendingApproval a : state.pendingApprovals()) {
+                    if (!step.state.requiresApproval(a.tool(), a.risk())) {
+                        step.emit(new ApprovalDecided(a.callId(), ApprovalDecision.APPROVED,
+                                "the permission mode is now " + m.mode().wireName(), envelope.userId()));
+                    }
+                }
+                releaseHeldCalls(step);
+            }
+            case DecideApproval d -> {
+                if (d.decision() == null || d.decision() == ApprovalDecision.EXPIRED) {
+                    return step.reject("the decision must be APPROVED, DENIED or ALWAYS");
+                }
+                Optional<PendingApproval> pending = state.pendingApproval(d.callId());
+                if (pending.isEmpty()) {
+                    // A decision is recorded once: a second one, or one for a call that never waited, changes nothing.
+                    return step.reject(state.toolCalls().containsKey(d.callId())
+                            ? "no approval is pending for call " + d.callId() + ": it was decided already or never needed"
+                            : "no approval is pending for call " + d.callId() + ": there is no such call");
+                }
+                decideApproval(step, pending.get(), d.decision(), blankToNull(d.note()), envelope.userId());
+            }
+            case ExpireApproval x -> {
+                Optional<PendingApproval> pending = state.pendingApproval(x.callId());
+                if (pending.isEmpty()) {
+                    // The scheduler may fire twice (around a restart), or after a person decided: nothing to do.
+                    return step.ignore("no approval is pending for call " + x.callId());
+                }
+                decideApproval(step, pending.get(), ApprovalDecision.EXPIRED, null, null);
             }
             case ForkSession f -> {
                 if (state.exists()) {
@@ -123,6 +170,12 @@ public final class SessionDecider {
                 if (!state.acceptsCancel()) {
                     return step.reject("no turn is running");
                 }
+                // Calls that never went to the worker (awaiting approval, or held behind one) will never run: each
+                // gets its answer, so every call of the log stays paired with a result.
+                for (String callId : heldOrAwaiting(state)) {
+                    step.emit(new ToolCallCompleted(callId, false, null,
+                            "not run: the turn was cancelled before this call was approved", null, false, 0, false));
+                }
                 step.emit(new TurnEnded(TurnOutcome.CANCELLED, null, "cancelled by the user"));
             }
             case RecordModelResult r -> {
@@ -157,6 +210,10 @@ public final class SessionDecider {
                 ToolCallView view = state.toolCalls().get(r.callId());
                 if (view == null || view.status() == ToolCallView.Status.COMPLETED) {
                     return step.ignore("tool call " + r.callId() + " is unknown or already answered");
+                }
+                if (view.status() == ToolCallView.Status.PROPOSED && !view.byUser()) {
+                    // Never sent to a worker (it awaits approval, or is held behind one): no worker can answer it.
+                    return step.ignore("tool call " + r.callId() + " was not requested from a worker");
                 }
                 step.emit(new ToolCallCompleted(r.callId(), r.ok(), r.output(), r.error(), r.diff(), r.truncated(),
                         r.durationMs(), r.interrupted(), r.shell(), r.checkpoint(), r.refusal()));
@@ -247,7 +304,17 @@ public final class SessionDecider {
             } else if (args == null || !args.isObject()) {
                 step.emit(failed(call, "arguments are not a JSON object: " + call.arguments()));
             } else if (spec.get().executor() == ToolSpec.Executor.SANDBOX) {
-                step.emit(new ToolCallRequested(call.id(), call.name(), args.toString(), step.state.shell(), false));
+                ToolSpec tool = spec.get();
+                if (step.state.requiresApproval(tool.name(), tool.risk())) {
+                    step.emit(new ApprovalRequested(call.id(), tool.name(), args.toString(), tool.risk(),
+                            step.state.permissionMode().wireName() + " mode: " + tool.name() + " "
+                                    + tool.risk().meaning() + " (" + tool.risk().name().toLowerCase() + " risk)",
+                            step.ctx.now().plus(step.ctx.approvalTimeout())));
+                } else if (step.state.pendingApprovals().isEmpty()) {
+                    step.emit(new ToolCallRequested(call.id(), call.name(), args.toString(), step.state.shell(), false));
+                }
+                // else: held until the calls before it are decided (releaseHeldCalls), so calls still run in the
+                // order the model asked: a read after a write waiting for approval must not run first.
             } else if (waitTaken) {
                 step.emit(failed(call, "only one wait per reply"));
             } else {
@@ -284,6 +351,84 @@ public final class SessionDecider {
 
     static boolean withinReach(Instant until, Instant now) {
         return !until.isAfter(now.plus(MAX_WAIT));
+    }
+
+    /**
+     * Records a decision on a pending approval: an allowed call is requested from the worker (once the calls before
+     * it are decided), a refused one is answered with an error that tells the model why, and the turn goes on as
+     * after any result.
+     */
+    private static void decideApproval(Step step, PendingApproval pending, ApprovalDecision decision, String note,
+                                       String by) {
+        step.emit(new ApprovalDecided(pending.callId(), decision, note, by));
+        if (decision == ApprovalDecision.ALWAYS) {
+            for (PendingApproval other : step.state.pendingApprovals()) {
+                if (other.tool().equals(pending.tool())) {
+                    step.emit(new ApprovalDecided(other.callId(), ApprovalDecision.APPROVED,
+                            pending.tool() + " is allowed for the rest of the session", by));
+                }
+            }
+        }
+        if (!decision.allows()) {
+            String why = decision == ApprovalDecision.EXPIRED
+                    ? "not run: nobody approved this call before its approval expired at " + pending.expiresAt()
+                    : "not run: " + (by == null ? "the user" : "the user " + by) + " denied this call"
+                            + (note == null ? "" : " with the note: " + note);
+            step.emit(new ToolCallCompleted(pending.callId(), false, null, why, null, false, 0, false));
+        }
+        releaseHeldCalls(step);
+        continueIfAllAnswered(step);
+    }
+
+    /**
+     * Sends the turn's calls that were held back to the worker, in the order the model asked, up to the first one
+     * still awaiting a person: approved calls, and calls that needed no approval but came after one that did.
+     */
+    private static void releaseHeldCalls(Step step) {
+        SessionState s = step.state;
+        if (s.turn() == null) {
+            return;
+        }
+        for (String callId : s.turn().openToolCalls()) {
+            if (s.pendingApproval(callId).isPresent()) {
+                return;
+            }
+            if (isHeld(s, callId)) {
+                ToolCallView view = s.toolCalls().get(callId);
+                step.emit(new ToolCallRequested(callId, view.name(), normalized(view.arguments()), step.state.shell(),
+                        false));
+            }
+        }
+    }
+
+    /** The arguments as dispatch sends them: compact JSON ({} when absent). A held call was checked to be an object. */
+    private static String normalized(String arguments) {
+        try {
+            return Json.mapper().readTree(arguments == null || arguments.isBlank() ? "{}" : arguments).toString();
+        } catch (IOException e) {
+            return arguments;
+        }
+    }
+
+    /** The turn's calls that never went to a worker: awaiting approval, or held behind one. */
+    private static List<String> heldOrAwaiting(SessionState s) {
+        if (s.turn() == null) {
+            return List.of();
+        }
+        return s.turn().openToolCalls().stream()
+                .filter(id -> s.pendingApproval(id).isPresent() || isHeld(s, id)).toList();
+    }
+
+    /** A sandbox call of the model that is neither sent to a worker, nor awaiting approval, nor answered. */
+    private static boolean isHeld(SessionState s, String callId) {
+        ToolCallView view = s.toolCalls().get(callId);
+        return view != null && view.status() == ToolCallView.Status.PROPOSED && !view.byUser()
+                && s.pendingApproval(callId).isEmpty()
+                && ToolCatalog.find(view.name()).map(t -> t.executor() == ToolSpec.Executor.SANDBOX).orElse(false);
+    }
+
+    private static String blankToNull(String text) {
+        return text == null || text.isBlank() ? null : text.strip();
     }
 
     private static ToolCallCompleted failed(ToolCallSpec call, String error) {

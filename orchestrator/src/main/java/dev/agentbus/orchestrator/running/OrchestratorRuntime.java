@@ -9,6 +9,7 @@ import dev.agentbus.events.topics.Topics;
 import dev.agentbus.eventbus.secrets.SecretBox;
 import dev.agentbus.events.models.UserModelSettings;
 import dev.agentbus.orchestrator.config.AgentSettings;
+import dev.agentbus.orchestrator.config.PermissionSettings;
 import dev.agentbus.orchestrator.config.LlmSettings;
 import dev.agentbus.orchestrator.prompting.PromptBuilder;
 import io.micronaut.context.annotation.Context;
@@ -31,13 +32,16 @@ public class OrchestratorRuntime {
     private final String systemPrompt;
     private final int snapshotEvery;
     private final SecretBox secrets;
+    private final PermissionSettings permissions;
     private CompactedTopicView<MemoryDocument> memory;
     private CompactedTopicView<UserModelSettings> userModels;
     private ModelServers servers;
     private SessionEngine engine;
 
-    public OrchestratorRuntime(KafkaSettings kafka, LlmSettings llm, AgentSettings agent, SecretBox secrets) {
+    public OrchestratorRuntime(KafkaSettings kafka, LlmSettings llm, AgentSettings agent,
+                               PermissionSettings permissions, SecretBox secrets) {
         this.kafka = kafka;
+        this.permissions = permissions;
         this.secrets = secrets;
         this.llm = llm;
         this.maxIterations = agent.maxIterations();
@@ -65,12 +69,14 @@ public class OrchestratorRuntime {
         PromptBuilder prompts = new PromptBuilder(systemPrompt);
         engine = new SessionEngine(kafka, answers -> new ModelCalls(kafka, servers, prompts, Clock.systemUTC(), answers),
                 userId -> memory.get(userId).orElse(MemoryDocument.empty(userId)), Clock.systemUTC(), maxIterations,
-                snapshotEvery);
+                snapshotEvery, permissions.defaultMode(), permissions.approvalTimeout());
         engine.start();
-        LOG.info("orchestrator started: model server {}, model {}, max {} model calls per turn, {}",
+        LOG.info("orchestrator started: model server {}, model {}, max {} model calls per turn, {}, permission mode {} "
+                        + "by default, approvals expire after {}",
                 llm.modelSettings().baseUrl(),
                 llm.modelSettings().model().isBlank() ? "(the server's first)" : llm.modelSettings().model(),
-                maxIterations, snapshotEvery == 0 ? "snapshots off" : "a snapshot every " + snapshotEvery + " events");
+                maxIterations, snapshotEvery == 0 ? "snapshots off" : "a snapshot every " + snapshotEvery + " events",
+                permissions.defaultMode().wireName(), permissions.approvalTimeout());
     }
 
     @PreDestroy

@@ -18,6 +18,7 @@ import dev.agentbus.events.session.SessionEvent;
 import dev.agentbus.events.state.SessionState;
 import dev.agentbus.events.topics.Topics;
 import dev.agentbus.orchestrator.deciding.Decision;
+import dev.agentbus.events.session.PermissionMode;
 import dev.agentbus.orchestrator.deciding.DecisionContext;
 import dev.agentbus.orchestrator.deciding.Effect;
 import dev.agentbus.orchestrator.deciding.SessionDecider;
@@ -72,6 +73,8 @@ final class SessionEngine implements Handler<InputEnvelope>, AutoCloseable {
     private final MemoryLookup memory;
     private final Clock clock;
     private final int maxIterations;
+    private final PermissionMode defaultMode;
+    private final Duration approvalTimeout;
     private final SessionLogLoader loader;
     private final SnapshotWriter snapshots;
     private final TransactionalProcessor<InputEnvelope> processor;
@@ -88,8 +91,11 @@ final class SessionEngine implements Handler<InputEnvelope>, AutoCloseable {
 
     /** @param modelCalls makes the model calls, given where their answers go */
     SessionEngine(KafkaSettings kafka, Function<ModelCalls.Answers, ModelCalls> modelCalls, MemoryLookup memory,
-                  Clock clock, int maxIterations, int snapshotEvery) {
+                  Clock clock, int maxIterations, int snapshotEvery, PermissionMode defaultMode,
+                  Duration approvalTimeout) {
         this.modelCalls = modelCalls.apply(this::answered);
+        this.defaultMode = defaultMode;
+        this.approvalTimeout = approvalTimeout;
         this.memory = memory;
         this.clock = clock;
         this.maxIterations = maxIterations;
@@ -167,7 +173,8 @@ final class SessionEngine implements Handler<InputEnvelope>, AutoCloseable {
         List<ProducerRecord<String, byte[]>> records = new ArrayList<>();
         try {
             decision = decider.decide(state, input,
-                    new DecisionContext(now, maxIterations, memory.forUser(userId), () -> UUID.randomUUID().toString()));
+                    new DecisionContext(now, maxIterations, memory.forUser(userId), () -> UUID.randomUUID().toString(),
+                            defaultMode, approvalTimeout));
             long seq = state.lastSeq();
             for (SessionEvent event : decision.events()) {
                 EventEnvelope envelope = new EventEnvelope(UUID.randomUUID().toString(), input.sessionId(), ++seq,

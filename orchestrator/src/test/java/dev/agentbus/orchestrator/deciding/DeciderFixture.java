@@ -4,10 +4,12 @@ import dev.agentbus.events.input.InputEnvelope;
 import dev.agentbus.events.input.SessionInput;
 import dev.agentbus.events.memory.MemoryDocument;
 import dev.agentbus.events.session.EventEnvelope;
+import dev.agentbus.events.session.PermissionMode;
 import dev.agentbus.events.session.SessionEvent;
 import dev.agentbus.events.state.SessionFold;
 import dev.agentbus.events.state.SessionState;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,12 +23,14 @@ final class DeciderFixture {
     static final String SESSION = "s-1";
     static final String USER = "alice";
     static final Instant NOW = Instant.parse("2026-11-22T10:00:00Z");
+    static final Duration APPROVAL_TIMEOUT = Duration.ofMinutes(30);
 
     private final SessionDecider decider = new SessionDecider();
     private final List<EventEnvelope> given = new ArrayList<>();
     private final AtomicInteger ids = new AtomicInteger();
     private MemoryDocument memory = MemoryDocument.empty(USER);
     private int maxIterations = 10;
+    private PermissionMode defaultMode = PermissionMode.AUTO;
 
     static DeciderFixture given(SessionEvent... events) {
         DeciderFixture f = new DeciderFixture();
@@ -49,6 +53,19 @@ final class DeciderFixture {
         return this;
     }
 
+    /** The installation's default permission mode, for sessions created without one. */
+    DeciderFixture withDefaultMode(PermissionMode mode) {
+        defaultMode = mode;
+        return this;
+    }
+
+    /** The decision as another user (say, one the session is shared with) sent the input. */
+    Decision whenBy(String user, SessionInput input) {
+        return decider.decide(state(), new InputEnvelope("input-1", SESSION, NOW, null, user, input),
+                new DecisionContext(NOW, maxIterations, memory, () -> "id-" + ids.incrementAndGet(), defaultMode,
+                        APPROVAL_TIMEOUT));
+    }
+
     DeciderFixture withMaxIterations(int max) {
         maxIterations = max;
         return this;
@@ -60,6 +77,7 @@ final class DeciderFixture {
 
     Decision when(SessionInput input) {
         return decider.decide(state(), new InputEnvelope("input-1", SESSION, NOW, null, USER, input),
-                new DecisionContext(NOW, maxIterations, memory, () -> "id-" + ids.incrementAndGet()));
+                new DecisionContext(NOW, maxIterations, memory, () -> "id-" + ids.incrementAndGet(), defaultMode,
+                        APPROVAL_TIMEOUT));
     }
 }

@@ -24,6 +24,7 @@ import dev.agentbus.events.session.SessionEvent.TurnEnded;
 import dev.agentbus.events.session.SessionEvent.UserMessagePosted;
 import dev.agentbus.events.session.SessionEvent.WaitEnded;
 import dev.agentbus.events.session.SessionEvent.WaitScheduled;
+import dev.agentbus.events.session.PermissionMode;
 import dev.agentbus.events.session.TokenUsage;
 import dev.agentbus.events.session.ToolCallSpec;
 import dev.agentbus.events.session.TurnOutcome;
@@ -59,7 +60,7 @@ class SessionDeciderTest {
         @Test
         void creating_a_session_records_it_with_its_title() {
             Decision d = given().when(new CreateSession("My task"));
-            assertThat(d.events()).containsExactly(new SessionCreated("My task"));
+            assertThat(d.events()).containsExactly(new SessionCreated("My task", PermissionMode.AUTO));
             assertThat(d.state().status()).isEqualTo(SessionStatus.IDLE);
             assertThat(d.state().userId()).isEqualTo("alice");
         }

@@ -7,6 +7,7 @@ import dev.agentbus.events.input.InputEnvelope;
 import dev.agentbus.events.input.SessionInput;
 import dev.agentbus.events.memory.MemoryDocument;
 import dev.agentbus.events.session.EventEnvelope;
+import dev.agentbus.events.session.PermissionMode;
 import dev.agentbus.events.session.SessionEvent;
 import dev.agentbus.events.state.SessionFold;
 import dev.agentbus.events.state.SessionSnapshot;
@@ -115,7 +116,7 @@ class SnapshottingEngineIT {
                 user -> java.util.Optional.empty(), null);
         SessionEngine engine = new SessionEngine(topics.kafka,
                 answers -> new ModelCalls(topics.kafka, client, new PromptBuilder(""), Clock.systemUTC(), answers),
-                MemoryDocument::empty, Clock.systemUTC(), 10, EVERY);
+                MemoryDocument::empty, Clock.systemUTC(), 10, EVERY, PermissionMode.AUTO, Duration.ofMinutes(30));
         engine.start();
         running.add(engine);
         running.add(client);

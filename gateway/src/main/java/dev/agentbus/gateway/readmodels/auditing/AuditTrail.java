@@ -2,7 +2,10 @@ package dev.agentbus.gateway.readmodels.auditing;
 
 import dev.agentbus.eventbus.redacting.SecretRedactor;
 import dev.agentbus.events.session.EventEnvelope;
+import dev.agentbus.events.session.SessionEvent.ApprovalDecided;
+import dev.agentbus.events.session.SessionEvent.ApprovalRequested;
 import dev.agentbus.events.session.SessionEvent.InputRejected;
+import dev.agentbus.events.session.SessionEvent.PermissionModeChanged;
 import dev.agentbus.events.session.SessionEvent.NotificationPosted;
 import dev.agentbus.events.session.SessionEvent.MemoryAttached;
 import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
@@ -94,6 +97,13 @@ final class AuditTrail {
             case InputRejected r -> {
             }
             case NotificationPosted n -> {
+            }
+            case PermissionModeChanged m -> {
+            }
+            case ApprovalRequested a -> {
+                // The call was audited as requested with the model's answer; its result says if it was denied.
+            }
+            case ApprovalDecided d -> {
             }
             case UnknownEvent u -> {
             }

@@ -39,7 +39,7 @@ class SessionListController {
     @Produces(MediaType.APPLICATION_JSON)
     public String list(@Nullable @QueryValue String status, @Nullable @QueryValue Integer limit,
                        @Nullable @QueryValue Integer offset, HttpRequest<?> request) throws JsonProcessingException {
-        String wanted = Params.oneOf("status", status, List.of("IDLE", "RUNNING", "WAITING"));
+        String wanted = Params.oneOf("status", status, List.of("IDLE", "RUNNING", "WAITING", "AWAITING_APPROVAL"));
         int pageSize = Params.limit(limit, DEFAULT_LIMIT, MAX_LIMIT);
         int skip = Params.offset(offset);
         String user = userOf(request);

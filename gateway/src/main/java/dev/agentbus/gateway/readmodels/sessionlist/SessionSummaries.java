@@ -1,7 +1,10 @@
 package dev.agentbus.gateway.readmodels.sessionlist;
 
 import dev.agentbus.events.session.EventEnvelope;
+import dev.agentbus.events.session.SessionEvent.ApprovalDecided;
+import dev.agentbus.events.session.SessionEvent.ApprovalRequested;
 import dev.agentbus.events.session.SessionEvent.InputRejected;
+import dev.agentbus.events.session.SessionEvent.PermissionModeChanged;
 import dev.agentbus.events.session.SessionEvent.NotificationPosted;
 import dev.agentbus.events.session.SessionEvent.MemoryAttached;
 import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
@@ -109,6 +112,17 @@ final class SessionSummaries {
             }
             case NotificationPosted n -> {
                 // For the people following the session; changes nothing here.
+            }
+            case PermissionModeChanged m -> {
+                // Not shown in the list.
+            }
+            case ApprovalRequested a -> b.status = SessionStatus.AWAITING_APPROVAL;
+            case ApprovalDecided d -> {
+                // The list does not count approvals: after a decision it shows the turn running (the session's own
+                // state, GET /api/v1/sessions/{id}, says whether more approvals are pending).
+                if (b.inTurn && row.status() == SessionStatus.AWAITING_APPROVAL) {
+                    b.status = SessionStatus.RUNNING;
+                }
             }
             case UnknownEvent u -> {
                 // A newer writer's event: it still moves lastSeq and updatedAt, like the fold.
