@@ -1,5 +1,7 @@
-// The sessions sidebar: yours and those shared with your groups, newest first, and a new session. The search box
-// filters titles as you type; Enter searches every message and answer (the gateway's full-text search).
+// The sessions sidebar: yours and those shared with your groups, newest first, and a new session. Pinned sessions
+// come first, then your folders, then the rest; pins and folders are yours alone (the gateway keeps them per person).
+// The search box filters titles as you type; Enter searches every message and answer (the gateway's full-text
+// search).
 import { api } from './api.js';
 import { clear, h } from './dom.js';
 
@@ -8,6 +10,7 @@ export class Sidebar {
     this.root = root;
     this.onOpen = onOpen;
     this.sessions = [];
+    this.labels = new Map();
     this.list = h('ul', { class: 'sessions', 'aria-label': 'Sessions' });
     this.results = h('ul', { class: 'search-results', 'aria-label': 'Search results', 'aria-live': 'polite' });
     this.error = h('p', { class: 'error', role: 'alert' });
@@ -23,7 +26,10 @@ export class Sidebar {
   async refresh(selected) {
     this.selected = selected === undefined ? this.selected : selected;
     try {
-      this.sessions = await api('GET', '/api/v1/sessions');
+      const [sessions, labels] = await Promise.all([api('GET', '/api/v1/sessions'),
+        api('GET', '/api/v1/me/session-labels').catch(() => [])]);
+      this.sessions = sessions;
+      this.labels = new Map(labels.map((l) => [l.sessionId, l]));
       this.error.textContent = '';
       this.draw();
     } catch (e) {
@@ -34,12 +40,55 @@ export class Sidebar {
   draw() {
     const words = this.search.value.trim().toLowerCase();
     const shown = this.sessions.filter((s) => !words || (s.title || 'untitled').toLowerCase().includes(words));
-    clear(this.list).append(...shown.map((s) => h('li', {},
+    const label = (s) => this.labels.get(s.id) || { pinned: false };
+    const pinned = shown.filter((s) => label(s).pinned);
+    const folders = new Map();
+    for (const s of shown.filter((x) => !label(x).pinned && label(x).folder)) {
+      const name = label(s).folder;
+      folders.set(name, [...(folders.get(name) || []), s]);
+    }
+    const rest = shown.filter((s) => !label(s).pinned && !label(s).folder);
+    clear(this.list);
+    if (pinned.length) {
+      this.list.append(h('li', { class: 'group', 'data-testid': 'pinned' }, h('span', { class: 'group-name' }, 'Pinned'),
+        h('ul', {}, pinned.map((s) => this.entry(s, label(s))))));
+    }
+    for (const [name, inside] of [...folders.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+      this.list.append(h('li', { class: 'group' }, h('details', { open: true, 'data-testid': 'folder',
+        'data-folder': name }, h('summary', { class: 'group-name' }, name),
+      h('ul', {}, inside.map((s) => this.entry(s, label(s)))))));
+    }
+    this.list.append(...rest.map((s) => this.entry(s, label(s))));
+  }
+
+  entry(s, label) {
+    return h('li', { class: 'entry' },
       h('button', { type: 'button', class: `session ${s.status.toLowerCase()}`, 'data-session-id': s.id,
         'data-testid': 'session', 'aria-current': s.id === this.selected ? 'page' : undefined,
         onclick: () => this.onOpen(s.id) },
       h('span', { class: 'title' }, s.title || 'Untitled'),
-      h('span', { class: 'status' }, s.status.toLowerCase())))));
+      h('span', { class: 'status' }, s.status.toLowerCase())),
+      h('span', { class: 'entry-actions' },
+        h('button', { type: 'button', class: 'small', 'data-testid': 'session-pin',
+          'aria-label': `${label.pinned ? 'Unpin' : 'Pin'} ${s.title || 'Untitled'}`,
+          onclick: () => this.label(s.id, { pinned: !label.pinned, folder: label.folder || null }) },
+        label.pinned ? 'Unpin' : 'Pin'),
+        h('button', { type: 'button', class: 'small', 'data-testid': 'session-folder',
+          'aria-label': `Move ${s.title || 'Untitled'} to a folder`, onclick: () => {
+            const folder = prompt('Folder (empty: none)', label.folder || '');
+            if (folder !== null) {
+              this.label(s.id, { pinned: label.pinned, folder: folder.trim() || null });
+            }
+          } }, 'Folder…')));
+  }
+
+  async label(id, label) {
+    try {
+      await api('PUT', `/api/v1/sessions/${encodeURIComponent(id)}/label`, label);
+      await this.refresh();
+    } catch (e) {
+      this.error.textContent = e.message;
+    }
   }
 
   async fullText() {

@@ -366,6 +366,38 @@ class BrowserIT extends OnStandaloneStack {
     }
 
     @Test
+    void a_session_pinned_and_filed_in_a_folder_stays_there_after_a_reload() {
+        logIn();
+        byTestId("new-session").click();
+        String session = currentSession();
+        By entry = By.xpath("//button[@data-session-id='" + session + "']/ancestor::li[contains(@class,'entry')]");
+
+        WebElement row = wait(ExpectedConditions.presenceOfElementLocated(entry));
+        new org.openqa.selenium.interactions.Actions(chrome).moveToElement(row).perform();
+        row.findElement(By.cssSelector("[data-testid=session-pin]")).click();
+        wait(ExpectedConditions.presenceOfElementLocated(By.cssSelector(
+                "[data-testid=pinned] [data-session-id='" + session + "']")));
+
+        row = wait(ExpectedConditions.presenceOfElementLocated(entry));
+        new org.openqa.selenium.interactions.Actions(chrome).moveToElement(row).perform();
+        row.findElement(By.cssSelector("[data-testid=session-pin]")).click();
+        row = wait(ExpectedConditions.presenceOfElementLocated(By.xpath(
+                "//ul[@aria-label='Sessions']/li[contains(@class,'entry')]/button[@data-session-id='" + session
+                        + "']/..")));
+        new org.openqa.selenium.interactions.Actions(chrome).moveToElement(row).perform();
+        row.findElement(By.cssSelector("[data-testid=session-folder]")).click();
+        chrome.switchTo().alert().sendKeys("Client work");
+        chrome.switchTo().alert().accept();
+        By filed = By.cssSelector("[data-testid=folder][data-folder='Client work'] [data-session-id='" + session + "']");
+        wait(ExpectedConditions.presenceOfElementLocated(filed));
+
+        chrome.navigate().refresh();
+        wait(ExpectedConditions.presenceOfElementLocated(filed));
+        assertThat(chrome.findElements(By.cssSelector("[data-testid=pinned] [data-session-id='" + session + "']")))
+                .isEmpty();
+    }
+
+    @Test
     void at_a_phones_width_the_sessions_and_the_composer_are_both_there() {
         chrome.manage().window().setSize(Browser.MOBILE);
         logIn();

@@ -141,6 +141,10 @@ class IsolationIT {
         p.put("GET /api/v1/sessions/{id}/log", Probe.of(Expect.NOT_FOUND, "GET", s + "/log", null));
         p.put("GET /api/v1/sessions/{id}/events", Probe.of(Expect.NOT_FOUND, "GET", s + "/events", null));
         p.put("GET /api/v1/sessions/{id}/export", Probe.of(Expect.NOT_FOUND, "GET", s + "/export", null));
+        p.put("PUT /api/v1/sessions/{id}/label", Probe.of(Expect.NOT_FOUND, "PUT", s + "/label",
+                Map.of("pinned", true)));
+        p.put("GET /api/v1/me/session-labels", Probe.of(Expect.CALLERS_OWN, "GET", "/api/v1/me/session-labels",
+                null));
         p.put("GET /api/v1/sessions/{id}/export.md", Probe.of(Expect.NOT_FOUND, "GET", s + "/export.md", null));
         p.put("POST /api/v1/sessions/{id}/share-links", Probe.of(Expect.NOT_FOUND, "POST", s + "/share-links",
                 null));
