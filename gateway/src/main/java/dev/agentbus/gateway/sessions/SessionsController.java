@@ -7,6 +7,7 @@ import dev.agentbus.api.SessionDetails;
 import dev.agentbus.api.SessionListEntry;
 import dev.agentbus.events.codec.EventCodec;
 import dev.agentbus.events.input.SessionInput;
+import dev.agentbus.events.session.PermissionMode;
 import dev.agentbus.events.state.SessionState;
 import dev.agentbus.gateway.errors.ApiException;
 import io.micronaut.core.annotation.Nullable;
@@ -50,7 +51,8 @@ class SessionsController {
         this.inputs = inputs;
     }
 
-    public record CreateSessionRequest(@Nullable String title) {
+    /** {@code mode}: the session's permission mode (auto, normal or manual); absent for the installation default. */
+    public record CreateSessionRequest(@Nullable String title, @Nullable String mode) {
     }
 
     public record PostMessageRequest(@Nullable String text) {
@@ -65,8 +67,10 @@ class SessionsController {
         if (title.length() > MAX_TITLE_CHARS) {
             throw ApiException.badRequest("title is longer than " + MAX_TITLE_CHARS + " characters");
         }
+        PermissionMode mode = body == null || body.mode() == null ? null : PermissionMode.parse(body.mode())
+                .orElseThrow(() -> ApiException.badRequest("mode must be auto, normal or manual"));
         String id = UUID.randomUUID().toString();
-        inputs.send(id, userOf(request), new SessionInput.CreateSession(title));
+        inputs.send(id, userOf(request), new SessionInput.CreateSession(title, mode));
         // Answer 201 once the session is in the log, so a client's next request finds it. If the orchestrator is
         // slow or down the request is still durable: 202, and the session appears when the orchestrator runs.
         if (directory.awaitSession(id, Duration.ofSeconds(10))) {

@@ -3,10 +3,12 @@ package dev.agentbus.gateway.accounts;
 import dev.agentbus.broker.EmbeddedKafkaBroker;
 import dev.agentbus.eventbus.KafkaSettings;
 import dev.agentbus.eventbus.TopicAdmin;
+import dev.agentbus.events.session.PermissionMode;
 import dev.agentbus.events.session.SessionEvent;
 import dev.agentbus.events.session.TokenUsage;
 import dev.agentbus.events.session.ToolCallSpec;
 import dev.agentbus.events.session.TurnOutcome;
+import dev.agentbus.events.tools.Risk;
 import dev.agentbus.gateway.readmodels.Await;
 import dev.agentbus.gateway.readmodels.LogWriter;
 import dev.agentbus.gateway.readmodels.TestGateway;
@@ -19,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,6 +49,8 @@ class IsolationIT {
     static TestGateway gateway;
     static String url;
     static String aliceSession;
+    /** Alice's second session, whose turn waits for her approval of call c2. */
+    static String aliceAwaiting;
     static String aliceKeyId;
     static String aliceKey;
     static String aliceLoginId;
@@ -102,6 +107,20 @@ class IsolationIT {
                     false, 3, false));
             log.append(aliceSession, "alice", new SessionEvent.TurnEnded(TurnOutcome.COMPLETED, MARKER, null));
         }
+        aliceAwaiting = UUID.randomUUID().toString();
+        try (LogWriter log = new LogWriter(kafka)) {
+            log.append(aliceAwaiting, "alice", new SessionEvent.SessionCreated(MARKER + " careful",
+                    PermissionMode.NORMAL));
+            log.append(aliceAwaiting, "alice", new SessionEvent.UserMessagePosted(MARKER + " clean up"));
+            log.append(aliceAwaiting, "alice", new SessionEvent.ModelCallStarted("r1", 1));
+            log.append(aliceAwaiting, "alice", new SessionEvent.ModelCallCompleted("r1", "qwen-7b", null, null,
+                    List.of(new ToolCallSpec("c2", "shell", "{\"command\":\"rm -rf build\"}")), TokenUsage.ZERO,
+                    "tool_calls"));
+            log.append(aliceAwaiting, "alice", new SessionEvent.ApprovalRequested("c2", "shell",
+                    "{\"command\":\"rm -rf build\"}", Risk.HIGH, MARKER, Instant.now().plusSeconds(3600)));
+        }
+        Await.until("alice's approval in the view", WAIT, () -> alice.get("/api/v1/sessions/" + aliceAwaiting)
+                .body().contains("AWAITING_APPROVAL"));
         // Alice sees her session everywhere first, so Bob's empty answers below are not just "not there yet".
         Await.until("alice's session in the view", WAIT, () -> alice.get("/api/v1/sessions/" + aliceSession)
                 .status() == 200);
@@ -138,6 +157,11 @@ class IsolationIT {
         p.put("POST /api/v1/sessions/{id}/messages", Probe.of(Expect.NOT_FOUND, "POST", s + "/messages",
                 Map.of("text", "hi")));
         p.put("POST /api/v1/sessions/{id}/cancel", Probe.of(Expect.NOT_FOUND, "POST", s + "/cancel", null));
+        p.put("PUT /api/v1/sessions/{id}/mode", Probe.of(Expect.NOT_FOUND, "PUT", s + "/mode",
+                Map.of("mode", "auto")));
+        // A call that really awaits Alice's decision; a bad body is 404 too (access is checked first).
+        p.put("POST /api/v1/sessions/{id}/approvals/{callId}", Probe.of(Expect.NOT_FOUND, "POST",
+                "/api/v1/sessions/" + aliceAwaiting + "/approvals/c2", Map.of("decision", "approve")));
         p.put("GET /api/v1/sessions/{id}/log", Probe.of(Expect.NOT_FOUND, "GET", s + "/log", null));
         p.put("GET /api/v1/sessions/{id}/events", Probe.of(Expect.NOT_FOUND, "GET", s + "/events", null));
         p.put("GET /api/v1/sessions/{id}/export", Probe.of(Expect.NOT_FOUND, "GET", s + "/export", null));
@@ -314,6 +338,8 @@ class IsolationIT {
         assertThat(Client.withKey(url, aliceKey).get("/api/v1/me").status()).isEqualTo(200);
         assertThat(alice.get("/api/v1/me").status()).isEqualTo(200);
         assertThat(alice.get("/api/v1/sessions/" + aliceSession).status()).isEqualTo(200);
+        assertThat(alice.get("/api/v1/sessions/" + aliceAwaiting).json().get("pendingApprovals").get(0)
+                .get("callId").asText()).as("Bob's decision was never taken").isEqualTo("c2");
         assertThat(Client.browser(url).login("alice", "alice-password-123", null).status()).isEqualTo(200);
     }
 
@@ -334,12 +360,18 @@ class IsolationIT {
         Client.Response readOnly = carol.post(s + "/messages", Map.of("text", "may I?"));
         assertThat(readOnly.status()).isEqualTo(403);
         assertThat(readOnly.message()).contains("read-only");
+        assertThat(carol.put(s + "/mode", Map.of("mode", "auto")).status()).as("read-only: no mode change")
+                .isEqualTo(403);
+        assertThat(carol.post(s + "/approvals/c1", Map.of("decision", "approve")).status())
+                .as("read-only: no decisions").isEqualTo(403);
         assertThat(carol.put(s + "/shares/team", Map.of("mode", "write")).status())
                 .as("only the owner shares").isEqualTo(404);
         assertThat(bob.get(s).status()).as("not a member").isEqualTo(404);
 
         assertThat(alice.put(s + "/shares/team", Map.of("mode", "write")).status()).isEqualTo(200);
         assertThat(carol.post(s + "/cancel", null).status()).as("past access; the session is idle").isEqualTo(409);
+        assertThat(carol.post(s + "/approvals/c1", Map.of("decision", "approve")).status())
+                .as("past access; c1 is not pending").isEqualTo(409);
         assertThat(alice.put(s + "/shares/team", Map.of("mode", "everything")).status()).isEqualTo(400);
 
         assertThat(alice.delete(s + "/shares/team").status()).isEqualTo(204);
@@ -348,6 +380,7 @@ class IsolationIT {
 
     private static String withoutAlicesIds(String text) {
         return text.replace(aliceSession, "00000000-0000-0000-0000-000000000000")
+                .replace(aliceAwaiting, "00000000-0000-0000-0000-000000000003")
                 .replace(aliceKeyId, "00000000-0000-0000-0000-000000000001")
                 .replace(aliceLoginId, "00000000-0000-0000-0000-000000000002");
     }
