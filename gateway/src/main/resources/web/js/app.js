@@ -10,6 +10,7 @@ import { FilesView } from './files.js';
 import { ShareView } from './share.js';
 import { showAdmin } from './admin.js';
 import { showSettings } from './settings.js';
+import { showApprovals } from './approvals.js';
 import { hideShortcuts, showShortcuts } from './commands.js';
 
 const root = document.getElementById('app');
@@ -40,6 +41,7 @@ function workspace(me) {
     h('strong', {}, 'Agentbus'),
     h('span', { class: 'me', 'data-testid': 'me' }, `${me.username}${me.role === 'admin' ? ' (admin)' : ''}`),
     me.role === 'admin' ? h('a', { href: '#/admin', 'data-testid': 'nav-admin' }, 'Team') : null,
+    h('a', { href: '#/approvals', 'data-testid': 'nav-approvals' }, 'Approvals'),
     h('a', { href: '#/settings', 'data-testid': 'nav-settings' }, 'Settings'),
     h('button', { type: 'button', 'data-testid': 'logout', onclick: async () => {
       await api('POST', '/api/v1/auth/logout');
@@ -82,6 +84,9 @@ function workspace(me) {
         view.open(id);
       }
       sidebar.refresh(id);
+    } else if (location.hash === '#/approvals') {
+      showApprovals(pane, openSession);
+      sidebar.refresh(null);
     } else if (location.hash === '#/settings') {
       showSettings(pane, me);
       sidebar.refresh(null);

@@ -4,6 +4,7 @@
 import { api } from './api.js';
 import { clear, h } from './dom.js';
 import { renderMarkdown } from './markdown.js';
+import { approvalControls } from './approvals.js';
 import { applyDelta, applyEvent, EVENT_TYPES, emptyTranscript } from './transcript.js';
 import { commandNamed, Completion } from './commands.js';
 
@@ -40,8 +41,14 @@ export class ChatView {
       onclick: () => this.cancel() }, 'Stop');
     this.error = h('p', { class: 'error', role: 'alert' });
     this.stats = h('p', { class: 'stats', 'aria-live': 'off' });
+    // Which of the agent's calls wait for a person; changed at any time, also while a turn runs.
+    this.mode = h('select', { 'data-testid': 'permission-mode', 'aria-label': 'Permission mode',
+      title: 'auto: no approvals; normal: approve calls that change files, run commands or reach the network; '
+        + 'manual: approve every call',
+      onchange: () => this.setMode(this.mode.value) },
+    ['auto', 'normal', 'manual'].map((m) => h('option', { value: m }, m)));
     const form = h('form', { class: 'composer', onsubmit: (e) => { e.preventDefault(); this.post(); } },
-      this.completion.list, this.input, h('div', { class: 'composer-actions' }, this.stats, this.stop, this.send));
+      this.completion.list, this.input, h('div', { class: 'composer-actions' }, this.stats, this.mode, this.stop, this.send));
     clear(this.root).append(h('div', { class: 'scroll' }, this.earlier, this.list), this.error, form);
     this.stream = new EventSource(`/api/v1/sessions/${encodeURIComponent(sessionId)}/events`);
     for (const type of EVENT_TYPES) {
@@ -143,6 +150,9 @@ export class ChatView {
       this.list.dataset.lastSeq = String(t.lastSeq);
     }
     this.stop.hidden = !t.running;
+    if (t.mode && document.activeElement !== this.mode) {
+      this.mode.value = t.mode;
+    }
     this.send.disabled = t.running;
     this.stats.textContent = statsOf(t);
     if (follow) {
@@ -173,14 +183,17 @@ export class ChatView {
       }
       case 'tool':
         return h('li', { class: `tool-call ${item.status}`, 'data-testid': 'tool-call', 'data-status': item.status },
-          h('details', { open: item.status === 'running' || item.status === 'failed' },
+          h('details', { open: item.status === 'running' || item.status === 'failed' || item.status === 'approval' },
             h('summary', {}, h('span', { class: 'tool-name' }, item.name || 'tool'), ' ',
               h('span', { class: 'tool-status' }, statusText(item)),
               item.byUser ? h('span', { class: 'by-user' }, ' (run by a person)') : null),
+            item.status === 'approval' && item.approval
+              ? approvalControls(this.sessionId, item.approval, () => {}) : null,
             h('pre', { class: 'arguments', 'aria-label': 'Arguments' }, pretty(item.arguments)),
             item.output ? h('pre', { class: 'output', 'aria-label': 'Output' }, item.output) : null,
             item.error ? h('pre', { class: 'error', 'aria-label': 'Error' }, item.error) : null,
-            item.diff ? h('pre', { class: 'diff', 'aria-label': 'Changes' }, item.diff) : null));
+            item.diff ? h('pre', { class: 'diff', 'aria-label': 'Changes' }, item.diff) : null),
+          item.decision ? h('p', { class: 'decision' }, decisionText(item.decision)) : null);
       default:
         return h('li', { class: 'notice' }, item.text);
     }
@@ -262,6 +275,15 @@ export class ChatView {
     }
   }
 
+  async setMode(mode) {
+    try {
+      await api('PUT', `/api/v1/sessions/${encodeURIComponent(this.sessionId)}/mode`, { mode });
+      this.error.textContent = '';
+    } catch (e) {
+      this.error.textContent = e.message;
+    }
+  }
+
   async cancel() {
     try {
       await api('POST', `/api/v1/sessions/${encodeURIComponent(this.sessionId)}/cancel`);
@@ -271,8 +293,21 @@ export class ChatView {
   }
 }
 
+function decisionText(d) {
+  const who = d.by ? ` by ${d.by}` : '';
+  const note = d.note ? `: “${d.note}”` : '';
+  switch (d.decision) {
+    case 'APPROVED': return `Approved${who}${note}.`;
+    case 'ALWAYS': return `Allowed for the rest of the session${who}${note}.`;
+    case 'DENIED': return `Denied${who}${note}.`;
+    case 'EXPIRED': return 'Nobody decided in time: denied.';
+    default: return d.decision;
+  }
+}
+
 function statusText(item) {
   switch (item.status) {
+    case 'approval': return 'needs your approval';
     case 'pending': return 'pending';
     case 'requested': return 'waiting for a sandbox';
     case 'running': return 'running…';

@@ -67,7 +67,7 @@ export class Sidebar {
         'data-testid': 'session', 'aria-current': s.id === this.selected ? 'page' : undefined,
         onclick: () => this.onOpen(s.id) },
       h('span', { class: 'title' }, s.title || 'Untitled'),
-      h('span', { class: 'status' }, s.status.toLowerCase())),
+      h('span', { class: 'status' }, s.status === 'AWAITING_APPROVAL' ? 'needs approval' : s.status.toLowerCase())),
       h('span', { class: 'entry-actions' },
         h('button', { type: 'button', class: 'small', 'data-testid': 'session-pin',
           'aria-label': `${label.pinned ? 'Unpin' : 'Pin'} ${s.title || 'Untitled'}`,

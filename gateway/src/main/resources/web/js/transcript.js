@@ -9,6 +9,7 @@ export const EVENT_TYPES = [
   'model_call.started.v1', 'model_call.completed.v1', 'model_call.failed.v1',
   'tool_call.requested.v1', 'tool_call.started.v1', 'tool_call.completed.v1',
   'wait.scheduled.v1', 'wait.ended.v1', 'turn.ended.v1', 'input.rejected.v1', 'notification.posted.v1',
+  'permission_mode.changed.v1', 'approval.requested.v1', 'approval.decided.v1',
 ];
 
 export function emptyTranscript() {
@@ -39,7 +40,31 @@ export function applyEvent(t, envelope) {
   switch (envelope.type) {
     case 'session.created.v1':
       t.title = d.title || '';
+      t.mode = (d.mode || 'AUTO').toLowerCase();
       break;
+    case 'permission_mode.changed.v1':
+      t.mode = (d.mode || 'AUTO').toLowerCase();
+      add(t, `mode-${envelope.seq}`, { kind: 'notice', text: `Permission mode: ${t.mode}.` });
+      break;
+    case 'approval.requested.v1': {
+      const key = `tool-${d.callId}`;
+      const item = t.byKey.get(key) || add(t, key, { kind: 'tool', callId: d.callId, output: '' });
+      Object.assign(item, { name: d.tool, arguments: d.arguments, status: 'approval',
+        approval: { callId: d.callId, tool: d.tool, risk: d.risk, reason: d.reason, expiresAt: d.expiresAt } });
+      touch(t, key);
+      break;
+    }
+    case 'approval.decided.v1': {
+      const item = touch(t, `tool-${d.callId}`);
+      if (item) {
+        item.approval = null;
+        item.decision = { decision: d.decision, note: d.note, by: d.decidedBy };
+        if (item.status === 'approval') {
+          item.status = d.decision === 'APPROVED' || d.decision === 'ALWAYS' ? 'requested' : 'pending';
+        }
+      }
+      break;
+    }
     case 'session.forked.v1':
       t.title = d.title || t.title;
       inherit(t, d.state || {});

@@ -398,6 +398,37 @@ class BrowserIT extends OnStandaloneStack {
     }
 
     @Test
+    void a_call_held_for_approval_is_approved_from_the_approvals_page_and_runs() {
+        logIn();
+        model.replyToolCall("shell", "{\"command\":\"echo approved-run\"}").replyText("It ran.");
+        byTestId("new-session").click();
+        String session = currentSession();
+        new org.openqa.selenium.support.ui.Select(visible("permission-mode")).selectByValue("normal");
+        wait(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector(".transcript"),
+                "Permission mode: normal."));
+        send("run it");
+
+        WebElement card = wait(ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector("[data-testid=tool-call][data-status=approval]")));
+        assertThat(card.findElement(By.cssSelector("[data-testid=approval-approve]")).isDisplayed()).isTrue();
+        assertThat(card.findElement(By.cssSelector("[data-testid=approval-deny]")).isDisplayed()).isTrue();
+        wait(ExpectedConditions.textToBePresentInElementLocated(
+                By.cssSelector("[data-session-id='" + session + "'] .status"), "needs approval"));
+
+        byTestId("nav-approvals").click();
+        WebElement pending = visible("pending-approval");
+        assertThat(pending.getText()).contains("shell").contains("echo approved-run");
+        pending.findElement(By.cssSelector("[data-testid=approval-approve]")).click();
+        wait(d -> d.findElements(By.cssSelector("[data-testid=pending-approval]")).isEmpty() ? true : null);
+
+        chrome.get(stack.stack.gatewayUrl() + "/#/s/" + session);
+        waitForAnswer("It ran.");
+        WebElement done = wait(ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector("[data-testid=tool-call][data-status=done]")));
+        assertThat(done.getText()).contains("Approved by");
+    }
+
+    @Test
     void at_a_phones_width_the_sessions_and_the_composer_are_both_there() {
         chrome.manage().window().setSize(Browser.MOBILE);
         logIn();
