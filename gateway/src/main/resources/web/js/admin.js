@@ -1,4 +1,5 @@
-// For admins: the team's users (role, password reset), invites, and the rule that everyone logs in with two factors.
+// For admins: the team's users (role, password reset), groups and their members (sessions are shared with a group),
+// invites, and the rule that everyone logs in with two factors.
 import { api } from './api.js';
 import { clear, h } from './dom.js';
 
@@ -25,11 +26,38 @@ export async function showAdmin(root) {
           }
         } }, 'Reset password')))));
     requireTotp.checked = (await api('GET', '/api/v1/admin/settings')).requireTotp;
+    const people = all.map((u) => u);
+    clear(groups).append(...(await api('GET', '/api/v1/admin/groups')).map((g) => {
+      const who = h('select', { 'aria-label': `A user to add to ${g.groupId}` },
+        people.filter((u) => !(g.members || []).includes(u.userId))
+          .map((u) => h('option', { value: u.userId }, u.username)));
+      const base = `/api/v1/admin/groups/${encodeURIComponent(g.groupId)}`;
+      return h('li', { 'data-testid': 'group', 'data-group': g.groupId }, h('strong', {}, g.groupId), ': ',
+        (g.members || []).length ? (g.members || []).map((m) => h('span', { class: 'member' },
+          people.find((u) => u.userId === m)?.username || m, ' ',
+          h('button', { type: 'button', class: 'small', 'aria-label': `Remove ${m} from ${g.groupId}`,
+            onclick: () => change(note, api('DELETE', `${base}/members/${encodeURIComponent(m)}`), draw) }, '×'),
+          ' ')) : 'no members yet ',
+        who, h('button', { type: 'button', 'data-testid': 'group-add-member', onclick: () => who.value
+          && change(note, api('PUT', `${base}/members/${encodeURIComponent(who.value)}`), draw) }, 'Add'), ' ',
+        h('button', { type: 'button', class: 'danger', onclick: () => confirm(`Delete the group ${g.groupId}? `
+          + 'Its shares end.') && change(note, api('DELETE', base), draw) }, 'Delete group'));
+    }));
   };
+  const groups = h('ul', { class: 'groups', 'data-testid': 'groups' });
+  const groupId = h('input', { type: 'text', id: 'group-id', placeholder: 'e.g. backend-team',
+    'data-testid': 'group-id', pattern: '[a-z0-9._-]{1,64}' });
   clear(root).append(h('div', { class: 'settings' }, h('h1', {}, 'Team'),
     h('section', { class: 'card' }, h('h2', {}, 'Users'),
       h('table', {}, h('thead', {}, h('tr', {}, h('th', {}, 'User'), h('th', {}, 'Role'), h('th', {}, 'Two-factor'),
         h('th', {}, 'Groups'), h('th', {}, ''))), users), note),
+    h('section', { class: 'card' }, h('h2', {}, 'Groups'),
+      h('p', { class: 'hint' }, 'A session\'s owner shares it with a group (the Share tab), for reading or writing.'),
+      groups,
+      h('p', {}, h('label', { for: 'group-id' }, 'New group '), groupId, ' ',
+        h('button', { type: 'button', 'data-testid': 'group-create', onclick: () => change(note,
+          api('POST', '/api/v1/admin/groups', { groupId: groupId.value }), () => { groupId.value = ''; return draw(); }) },
+        'Make a group'))),
     h('section', { class: 'card' }, h('h2', {}, 'Invite someone'),
       h('p', {}, h('label', { for: 'invite-role' }, 'Role'), role),
       h('button', { type: 'button', 'data-testid': 'invite-create', onclick: async () => {

@@ -24,8 +24,45 @@ export class ShareView {
       h('p', { class: 'hint' }, 'Anyone with a link sees this conversation as it is now: no files, no log, no way '
         + 'to act. Revoke a link to end it at once.'),
       h('button', { type: 'button', 'data-testid': 'share-create', onclick: () => this.create() }, 'Make a link'),
-      this.created, this.links));
+      this.created, this.links,
+      h('h2', {}, 'Your groups'),
+      h('p', { class: 'hint' }, 'Members of a group see the session (read) or also work in it (write). Only the '
+        + 'session\'s owner shares it; an admin makes the groups.'),
+      this.groupShares = h('ul', { class: 'share-links', 'data-testid': 'group-shares' }),
+      h('p', {}, this.groupId = h('input', { type: 'text', placeholder: 'group', 'aria-label': 'Group',
+        'data-testid': 'share-group' }), ' ',
+      this.groupMode = h('select', { 'aria-label': 'Access', 'data-testid': 'share-group-mode' },
+        h('option', { value: 'read' }, 'read'), h('option', { value: 'write' }, 'write')), ' ',
+      h('button', { type: 'button', 'data-testid': 'share-group-add', onclick: () => this.shareWith() }, 'Share'))));
     this.list();
+    this.listGroups();
+  }
+
+  async listGroups() {
+    clear(this.groupShares);
+    try {
+      for (const share of await api('GET', `${this.base}/shares`)) {
+        this.groupShares.append(h('li', { 'data-testid': 'group-share' }, `${share.groupId}: ${share.mode} `,
+          h('button', { type: 'button', onclick: async () => {
+            await api('DELETE', `${this.base}/shares/${encodeURIComponent(share.groupId)}`);
+            this.listGroups();
+          } }, 'Stop sharing')));
+      }
+    } catch (e) {
+      // Only the owner lists shares; a session shared with you shows nothing here.
+      this.groupShares.append(h('li', { class: 'hint' }, e.message));
+    }
+  }
+
+  async shareWith() {
+    try {
+      await api('PUT', `${this.base}/shares/${encodeURIComponent(this.groupId.value.trim())}`,
+        { mode: this.groupMode.value });
+      this.groupId.value = '';
+      this.listGroups();
+    } catch (e) {
+      clear(this.created).append(h('p', { class: 'error', role: 'alert' }, e.message));
+    }
   }
 
   async create() {

@@ -429,6 +429,27 @@ class BrowserIT extends OnStandaloneStack {
     }
 
     @Test
+    void an_admin_makes_a_group_adds_a_member_and_a_session_is_shared_with_it() {
+        logIn();
+        byTestId("nav-admin").click();
+        visible("group-id").sendKeys("browser-qa");
+        byTestId("group-create").click();
+        WebElement group = wait(ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector("[data-testid=group][data-group='browser-qa']")));
+        group.findElement(By.cssSelector("[data-testid=group-add-member]")).click();
+        wait(ExpectedConditions.textToBePresentInElementLocated(
+                By.cssSelector("[data-testid=group][data-group='browser-qa']"), "admin"));
+
+        byTestId("new-session").click();
+        byTestId("tab-share").click();
+        visible("share-group").sendKeys("browser-qa");
+        new org.openqa.selenium.support.ui.Select(byTestId("share-group-mode")).selectByValue("write");
+        byTestId("share-group-add").click();
+        wait(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("[data-testid=group-shares]"),
+                "browser-qa: write"));
+    }
+
+    @Test
     void at_a_phones_width_the_sessions_and_the_composer_are_both_there() {
         chrome.manage().window().setSize(Browser.MOBILE);
         logIn();
