@@ -103,6 +103,11 @@ function summary(e) {
     case 'tool_call.requested.v1': return `${d.name} ${cut(d.arguments, 80)}`;
     case 'tool_call.completed.v1': return `${d.ok ? 'ok' : 'failed'} in ${d.durationMs} ms`;
     case 'turn.ended.v1': return d.outcome;
+    case 'permission_mode.changed.v1': return (d.mode || '').toLowerCase();
+    case 'approval.requested.v1': return `${d.tool} (${(d.risk || '').toLowerCase()} risk) ${cut(d.arguments, 80)}`;
+    case 'approval.decided.v1': return `${(d.decision || '').toLowerCase()}${d.decidedBy ? ` by ${d.decidedBy}` : ''}`
+      + `${d.note ? `: ${cut(d.note, 80)}` : ''}`;
+    case 'notification.posted.v1': return cut(d.message);
     default: return '';
   }
 }
