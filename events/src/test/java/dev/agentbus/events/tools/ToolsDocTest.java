@@ -19,4 +19,16 @@ class ToolsDocTest {
                     .containsAnyOf("| `" + tool.name() + "` |", "## " + tool.name(), "`" + tool.name() + " {");
         }
     }
+
+    @Test
+    void every_tools_risk_class_is_the_one_docs_tools_md_gives_it() throws Exception {
+        String doc = Files.readString(Path.of("").toAbsolutePath().getParent().resolve("docs").resolve("tools.md"));
+        String section = doc.substring(doc.indexOf("## Risk classes"), doc.indexOf("## The safety layer"));
+
+        for (ToolSpec tool : ToolCatalog.ALL) {
+            assertThat(section).as("docs/tools.md#risk-classes gives " + tool.name() + " its class")
+                    .contains("| `" + tool.name() + "` | " + tool.risk().name().toLowerCase(java.util.Locale.ROOT)
+                            + " |");
+        }
+    }
 }
