@@ -39,7 +39,7 @@ import java.util.concurrent.Callable;
  * <p>It is a thin client on purpose: it holds no state, talks only HTTP/SSE to the gateway (never Kafka), and shows
  * what the session's events say. That keeps it usable against any deployment shape (standalone, compose, k8s) with
  * nothing but a URL and a token. {@code chat} (and plain {@code agentbus} on a terminal) is the interactive REPL.
- * Not yet: approvals, replay/fork (those are gateway features the CLI will surface when the API has them).
+ * Approvals are decided with {@code approve} and {@code deny}, a session's permission mode set with {@code mode}.
  */
 @Command(name = "agentbus",
         mixinStandardHelpOptions = true,
@@ -47,7 +47,9 @@ import java.util.concurrent.Callable;
         description = {"Terminal client for the Agentbus gateway: chat with the agent, run tasks, inspect sessions.",
                 "Without a command, on a terminal: the same as `agentbus chat`."},
         subcommands = {ChatCommand.class, RunCommand.class, SessionsCommand.class, ShowCommand.class, EventsCommand.class,
-                CancelCommand.class, ReplayCommand.class, ExportCommand.class, ImportCommand.class, ForkCommand.class,
+                CancelCommand.class, dev.agentbus.cli.commands.ApproveCommand.class,
+                dev.agentbus.cli.commands.DenyCommand.class, dev.agentbus.cli.commands.ModeCommand.class,
+                ReplayCommand.class, ExportCommand.class, ImportCommand.class, ForkCommand.class,
                 RewindCommand.class, dev.agentbus.cli.commands.AdminCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Environment: AGENTBUS_URL, AGENTBUS_TOKEN, AGENTBUS_DATA_DIR, NO_COLOR.",
                 "Exit codes: 0 ok / turn COMPLETED or CANCELLED, 1 error, 2 ITERATION_CAP, 64 usage, 130 Ctrl-C.",

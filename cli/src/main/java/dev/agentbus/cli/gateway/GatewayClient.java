@@ -86,6 +86,27 @@ public final class GatewayClient {
         send(post(sessionPath(sessionId) + "/cancel", null), sessionId);
     }
 
+    /**
+     * POST /api/v1/sessions/{id}/approvals/{callId}: {@code decision} is approve, deny or always; {@code note} may be
+     * null. A call that is not pending answers 409 ({@link GatewayException.Kind#CONFLICT}).
+     */
+    public void decideApproval(String sessionId, String callId, String decision, String note) {
+        ObjectNode body = JSON.createObjectNode().put("decision", decision);
+        if (note != null) {
+            body.put("note", note);
+        }
+        send(post(sessionPath(sessionId) + "/approvals/"
+                + java.net.URLEncoder.encode(callId, StandardCharsets.UTF_8).replace("+", "%20"), body), sessionId);
+    }
+
+    /** PUT /api/v1/sessions/{id}/mode: auto, normal or manual. */
+    public void setPermissionMode(String sessionId, String mode) {
+        ObjectNode body = JSON.createObjectNode().put("mode", mode);
+        send(request(sessionPath(sessionId) + "/mode").header("Accept", "application/json")
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(body.toString(), StandardCharsets.UTF_8)).build(), sessionId);
+    }
+
     /** Like {@link #cancel} but bounded in time: used from the Ctrl-C hook, which must not hang the exit. */
     public void cancelQuickly(String sessionId, Duration timeout) {
         HttpRequest request = request(sessionPath(sessionId) + "/cancel").timeout(timeout)

@@ -152,4 +152,24 @@ class TurnRendererTest {
         assertThat(r.onEvent(unknown)).isNull();
         assertThat(out.toString()).isEmpty();
     }
+
+    @Test
+    void a_call_awaiting_approval_says_how_to_approve_it_even_when_quiet() {
+        TurnRenderer r = renderer(true, false);
+        assertThat(event(r, new SessionEvent.ApprovalRequested("call_1", "shell", "{\"command\":\"rm -rf build\"}",
+                dev.agentbus.events.tools.Risk.HIGH, "normal mode: shell runs commands", java.time.Instant.EPOCH)))
+                .isNull();
+        assertThat(out.toString()).contains("⏸ approval needed: shell").contains("rm -rf build")
+                .contains("agentbus approve " + dev.agentbus.cli.Events.SESSION + " call_1");
+    }
+
+    @Test
+    void a_decision_is_shown_with_who_decided_and_the_note() {
+        TurnRenderer r = renderer(false, false);
+        event(r, new SessionEvent.ApprovalRequested("call_1", "shell", "{}", dev.agentbus.events.tools.Risk.HIGH,
+                "r", java.time.Instant.EPOCH));
+        event(r, new SessionEvent.ApprovalDecided("call_1", dev.agentbus.events.session.ApprovalDecision.DENIED,
+                "not now", "ada"));
+        assertThat(out.toString()).contains("✗ denied: shell by ada : not now");
+    }
 }
