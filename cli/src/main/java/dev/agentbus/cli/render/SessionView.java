@@ -60,6 +60,18 @@ public final class SessionView {
             field("waiting", "until " + Text.localTime(wait.until())
                     + (Text.isBlank(wait.reason()) ? "" : " : " + wait.reason()));
         }
+        // Only when it asks for approvals: auto is how every session ran before modes existed.
+        if (s.permissionMode() != null && !"auto".equalsIgnoreCase(s.permissionMode())) {
+            field("mode", s.permissionMode() + (s.alwaysAllowed() == null || s.alwaysAllowed().isEmpty() ? ""
+                    : " · always allowed: " + String.join(", ", s.alwaysAllowed())));
+        }
+        if (s.pendingApprovals() != null) {
+            for (SessionDetails.PendingApproval a : s.pendingApprovals()) {
+                p.println(p.yellow(pad("approval")) + a.tool() + " " + Text.compactJson(a.arguments(), 120)
+                        + p.dim(" · " + a.risk() + " risk · expires " + Text.localTime(a.expiresAt())
+                        + " — agentbus approve " + s.sessionId() + " " + a.callId()));
+            }
+        }
         String error = s.lastError();
         if (!Text.isBlank(error)) {
             p.println(p.red(pad("error")) + Text.oneLine(error, 300));

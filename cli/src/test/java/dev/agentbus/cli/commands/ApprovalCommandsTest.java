@@ -77,4 +77,20 @@ class ApprovalCommandsTest {
         assertThat(cli.run("mode", "s2", "yolo")).isEqualTo(1);
         assertThat(cli.err()).contains("mode must be auto, normal or manual");
     }
+
+    @Test
+    void show_lists_the_pending_approvals_with_the_command_that_decides_them() {
+        gateway.json("GET", "/api/v1/sessions/s1", 200, """
+                {"sessionId":"s1","title":"tidy","status":"AWAITING_APPROVAL","lastSeq":5,"turns":1,"modelCalls":1,
+                 "permissionMode":"normal","alwaysAllowed":["ls"],
+                 "pendingApprovals":[{"callId":"call_rm","tool":"shell","arguments":"{\\"command\\":\\"rm -rf build\\"}",
+                   "risk":"high","reason":"normal mode","expiresAt":"2025-01-01T10:30:00Z"}]}""");
+
+        assertThat(cli.run("show", "s1")).isZero();
+
+        assertThat(cli.out()).contains("status   AWAITING_APPROVAL")
+                .contains("mode     normal · always allowed: ls")
+                .contains("shell {\"command\":\"rm -rf build\"}").contains("high risk")
+                .contains("agentbus approve s1 call_rm");
+    }
 }
