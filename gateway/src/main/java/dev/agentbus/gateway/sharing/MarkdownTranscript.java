@@ -14,11 +14,11 @@ import dev.agentbus.events.session.ToolCallSpec;
  * <p>Code fences are made longer than any run of backticks in what they hold, so a tool's output can never close
  * its fence early and turn into Markdown (or HTML) of its own.
  */
-public final class MarkdownTranscript {
+final class MarkdownTranscript {
     private MarkdownTranscript() {
     }
 
-    public static String of(SessionState session) {
+    static String of(SessionState session) {
         StringBuilder md = new StringBuilder();
         md.append("# ").append(oneLine(session.title())).append("\n\n");
         md.append("_Session ").append(session.sessionId()).append(", ").append(session.userId())
