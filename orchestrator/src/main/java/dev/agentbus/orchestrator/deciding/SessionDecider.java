@@ -306,10 +306,7 @@ public final class SessionDecider {
             } else if (spec.get().executor() == ToolSpec.Executor.SANDBOX) {
                 ToolSpec tool = spec.get();
                 if (step.state.requiresApproval(tool.name(), tool.risk())) {
-                    step.emit(new ApprovalRequested(call.id(), tool.name(), args.toString(), tool.risk(),
-                            step.state.permissionMode().wireName() + " mode: " + tool.name() + " "
-                                    + tool.risk().meaning() + " (" + tool.risk().name().toLowerCase() + " risk)",
-                            step.ctx.now().plus(step.ctx.approvalTimeout())));
+                    requestApproval(step, call.id(), tool, args.toString());
                 } else if (step.state.pendingApprovals().isEmpty()) {
                     step.emit(new ToolCallRequested(call.id(), call.name(), args.toString(), step.state.shell(), false));
                 }
@@ -394,11 +391,21 @@ public final class SessionDecider {
                 return;
             }
             if (isHeld(s, callId)) {
+                // Approved, or asked for when the mode did not ask about it: a later, stricter mode applies to the
+                // calls the model asks for after it, not to these.
                 ToolCallView view = s.toolCalls().get(callId);
                 step.emit(new ToolCallRequested(callId, view.name(), normalized(view.arguments()), step.state.shell(),
                         false));
             }
         }
+    }
+
+    /** The call waits for a person, until the approval time-out from now; the reason says why, for that person. */
+    private static void requestApproval(Step step, String callId, ToolSpec tool, String arguments) {
+        step.emit(new ApprovalRequested(callId, tool.name(), arguments, tool.risk(),
+                step.state.permissionMode().wireName() + " mode: " + tool.name() + " " + tool.risk().meaning()
+                        + " (" + tool.risk().name().toLowerCase(java.util.Locale.ROOT) + " risk)",
+                step.ctx.now().plus(step.ctx.approvalTimeout())));
     }
 
     /** The arguments as dispatch sends them: compact JSON ({} when absent). A held call was checked to be an object. */

@@ -158,6 +158,26 @@ class ApprovalsTest {
         }
 
         @Test
+        void a_held_call_runs_under_the_mode_it_was_asked_in_even_after_a_stricter_one_was_set() {
+            Decision d = turnAwaiting(PermissionMode.NORMAL)
+                    .and(asked("r1", new ToolCallSpec("c1", "write", WRITE_ARGS),
+                            new ToolCallSpec("c2", "read", READ_ARGS), new ToolCallSpec("c3", "write", WRITE_ARGS)))
+                    .and(new ApprovalRequested("c1", "write", WRITE_ARGS, Risk.MEDIUM, "r", NOW.plusSeconds(60)),
+                            new ApprovalRequested("c3", "write", WRITE_ARGS, Risk.MEDIUM, "r", NOW.plusSeconds(60)),
+                            new ApprovalDecided("c3", ApprovalDecision.APPROVED, null, "alice"),
+                            new PermissionModeChanged(PermissionMode.MANUAL, "alice"))
+                    .when(new DecideApproval("c1", ApprovalDecision.APPROVED, null));
+
+            assertThat(d.events()).as("c3, approved earlier, waited behind c1; c2 needed none when asked")
+                    .containsExactly(
+                            new ApprovalDecided("c1", ApprovalDecision.APPROVED, null, "alice"),
+                            new ToolCallRequested("c1", "write", WRITE_ARGS),
+                            new ToolCallRequested("c2", "read", READ_ARGS),
+                            new ToolCallRequested("c3", "write", WRITE_ARGS));
+            assertThat(d.state().status()).isEqualTo(SessionStatus.RUNNING);
+        }
+
+        @Test
         void a_session_created_without_a_mode_gets_the_installation_default_and_one_asked_for_overrides_it() {
             assertThat(given().withDefaultMode(PermissionMode.NORMAL).when(new CreateSession("t")).events())
                     .containsExactly(new SessionCreated("t", PermissionMode.NORMAL));
