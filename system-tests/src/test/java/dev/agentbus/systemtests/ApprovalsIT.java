@@ -1,6 +1,7 @@
 package dev.agentbus.systemtests;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentbus.broker.EmbeddedKafkaBroker;
 import dev.agentbus.events.session.ApprovalDecision;
 import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.session.SessionEvent.ApprovalDecided;
@@ -10,12 +11,17 @@ import dev.agentbus.events.session.SessionEvent.ToolCallRequested;
 import dev.agentbus.events.session.SessionEvent.ToolCallStarted;
 import dev.agentbus.events.session.SessionEvent.TurnEnded;
 import dev.agentbus.events.session.TurnOutcome;
+import dev.agentbus.gateway.GatewayApplication;
+import dev.agentbus.orchestrator.OrchestratorApplication;
+import dev.agentbus.sandbox.SandboxWorkerApplication;
+import dev.agentbus.scheduler.SchedulerApplication;
 import dev.agentbus.testkit.model.ScriptedModelServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -28,8 +34,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Approvals end to end on the standalone stack with the scripted model server: a session in normal mode whose model
  * asks for {@code shell} waits for a person; approved, the command runs once and the turn completes; denied, the
- * model reads the person's note; left alone, the approval expires (a short time-out here) and counts as denied; and a
- * pending approval survives a restart of the whole stack.
+ * model reads the person's note; left alone, the approval expires (a short time-out here) and counts as denied; a
+ * pending approval survives a restart of the whole stack; and one decided while the orchestrator is dead (SIGKILL,
+ * the services as OS processes) runs exactly once after its restart.
  */
 class ApprovalsIT {
     /** Short, so the expiry test is quick; long enough for the other tests to decide well before it. */
@@ -170,6 +177,90 @@ class ApprovalsIT {
                         .isEqualTo(2);
             }
         }
+    }
+
+    /**
+     * The five services as OS processes (as in {@link FaultSuiteIT}), with {@code normal} as the installation default:
+     * the orchestrator is killed with SIGKILL while an approval is pending, the person approves while it is dead, and
+     * the restarted orchestrator takes the decision from the log and the command runs exactly once.
+     */
+    @Test
+    void an_approval_decided_while_the_orchestrator_is_dead_runs_the_command_exactly_once_after_its_restart(
+            @TempDir Path processDir) throws Exception {
+        List<ServiceProcess> services = new java.util.ArrayList<>();
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder().dataDir(processDir.resolve("kafka")).build();
+             ScriptedModelServer own = ScriptedModelServer.start()) {
+            broker.start();
+            try {
+                int port;
+                try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+                    port = socket.getLocalPort();
+                }
+                Map<String, String> env = Map.of(
+                        "AGENTBUS_KAFKA_BOOTSTRAP_SERVERS", broker.bootstrapServers(),
+                        "AGENTBUS_KAFKA_PARTITIONS", "2",
+                        "AGENTBUS_DATA_DIR", processDir.toString(),
+                        "AGENTBUS_TOKEN", "approvals-token",
+                        "AGENTBUS_GATEWAY_PORT", Integer.toString(port),
+                        "AGENTBUS_PERMISSIONS_MODE", "normal",
+                        "LLM_URL", own.baseUrl());
+                Path logs = Path.of("target", "service-logs", "approvals");
+                ServiceProcess orchestrator = new ServiceProcess("orchestrator",
+                        OrchestratorApplication.class.getName(), env, logs);
+                services.add(orchestrator);
+                services.add(new ServiceProcess("sandbox-worker", SandboxWorkerApplication.class.getName(), env, logs));
+                services.add(new ServiceProcess("scheduler", SchedulerApplication.class.getName(), env, logs));
+                services.add(new ServiceProcess("gateway", GatewayApplication.class.getName(), env, logs));
+                for (ServiceProcess service : services) {
+                    service.start();
+                }
+                GatewayClient gw = new GatewayClient("http://127.0.0.1:" + port, "approvals-token");
+                awaitHealthy(gw);
+                own.replyToolCall("shell", "{\"command\":\"echo once >> once.txt\"}").replyText("Done once.");
+
+                String id = gw.createSession("crash while pending");
+                gw.postMessage(id, "run it once");
+                String callId = awaitApproval(gw, id);
+                assertThat(gw.get("/api/v1/sessions/" + id).json().get("permissionMode").asText())
+                        .as("the installation default").isEqualTo("normal");
+
+                orchestrator.kill9();
+                assertThat(decide(gw, id, callId, "{\"decision\":\"approve\"}").status())
+                        .as("the decision is durable while the orchestrator is dead").isEqualTo(202);
+                orchestrator.start();
+                List<EventEnvelope> log = gw.awaitLog(id, e -> e.event() instanceof TurnEnded,
+                        Duration.ofSeconds(120));
+
+                assertRanOnce(log, callId);
+                assertThat(events(log, ApprovalDecided.class)).singleElement()
+                        .extracting(ApprovalDecided::decision).isEqualTo(ApprovalDecision.APPROVED);
+                Path workspace = processDir.resolve("workspaces").resolve("local").resolve(id);
+                assertThat(Files.readAllLines(workspace.resolve("once.txt"))).containsExactly("once");
+                assertThat(log).extracting(EventEnvelope::seq)
+                        .containsExactlyElementsOf(LongStream.rangeClosed(1, log.size()).boxed().toList());
+                assertThat(own.requestCount()).as("one request before the crash, one after the result").isEqualTo(2);
+            } finally {
+                // Before the broker goes: a service without its broker takes long to stop.
+                for (ServiceProcess service : services) {
+                    service.close();
+                }
+            }
+        }
+    }
+
+    private static void awaitHealthy(GatewayClient gw) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        while (System.nanoTime() < deadline) {
+            try {
+                if (gw.get("/health").status() == 200) {
+                    return;
+                }
+            } catch (AssertionError notYet) {
+                // not listening yet
+            }
+            Thread.sleep(250);
+        }
+        throw new AssertionError("the gateway did not become healthy");
     }
 
     private static String createInNormalMode(GatewayClient gw, String title) {
