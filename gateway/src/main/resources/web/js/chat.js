@@ -12,6 +12,9 @@ import { commandNamed, Completion } from './commands.js';
 const WINDOW = 150;
 const DRAWS_PER_FRAME = 40;
 
+const STATUS_EVENTS = new Set(['session.created.v1', 'approval.requested.v1', 'approval.decided.v1',
+  'wait.scheduled.v1', 'wait.ended.v1']);
+
 export class ChatView {
   constructor(root, onActivity, onForked, commandContext) {
     this.root = root;
@@ -77,7 +80,8 @@ export class ChatView {
     const wasRunning = this.transcript.running;
     applyEvent(this.transcript, envelope);
     this.draw();
-    if (wasRunning !== this.transcript.running || envelope.type === 'session.created.v1') {
+    // The sidebar shows each session's status: refreshed when this one's changes.
+    if (wasRunning !== this.transcript.running || STATUS_EVENTS.has(envelope.type)) {
       this.onActivity?.();
     }
   }

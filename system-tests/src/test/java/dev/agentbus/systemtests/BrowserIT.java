@@ -345,8 +345,8 @@ class BrowserIT extends OnStandaloneStack {
         waitForAnswer("Shared answer.");
         String session = currentSession();
 
-        byTestId("tab-share").click();
-        assertThat(byTestId("export-markdown").getAttribute("href")).endsWith("/sessions/" + session + "/export.md");
+        visible("tab-share").click();
+        assertThat(visible("export-markdown").getAttribute("href")).endsWith("/sessions/" + session + "/export.md");
         byTestId("share-create").click();
         String url = visible("share-url").getAttribute("value");
         assertThat(url).contains("/share.html#sh_");
@@ -441,7 +441,7 @@ class BrowserIT extends OnStandaloneStack {
                 By.cssSelector("[data-testid=group][data-group='browser-qa'] .member")));
 
         byTestId("new-session").click();
-        byTestId("tab-share").click();
+        visible("tab-share").click();
         visible("share-group").sendKeys("browser-qa");
         new org.openqa.selenium.support.ui.Select(byTestId("share-group-mode")).selectByValue("write");
         byTestId("share-group-add").click();
