@@ -85,7 +85,7 @@ function workspace(me) {
       }
       sidebar.refresh(id);
     } else if (location.hash === '#/approvals') {
-      showApprovals(pane, openSession);
+      showApprovals(pane);
       sidebar.refresh(null);
     } else if (location.hash === '#/settings') {
       showSettings(pane, me);

@@ -35,20 +35,22 @@ export function approvalControls(sessionId, approval, onDecided) {
 }
 
 /** The Approvals page: every pending approval of the sessions you can see, oldest session first. */
-export async function showApprovals(root, openSession) {
+export async function showApprovals(root) {
   const list = h('ul', { class: 'approvals', 'data-testid': 'approvals' });
   clear(root).append(h('section', { class: 'approvals-page' }, h('h2', {}, 'Waiting for your approval'), list));
-  const refresh = () => showApprovals(root, openSession);
   try {
     const sessions = (await api('GET', '/api/v1/sessions')).filter((s) => s.status === 'AWAITING_APPROVAL');
     for (const summary of sessions) {
       const state = await api('GET', `/api/v1/sessions/${encodeURIComponent(summary.id)}`);
       for (const approval of state.pendingApprovals || []) {
-        list.append(h('li', { 'data-testid': 'pending-approval' },
-          h('p', {}, h('a', { href: `#/s/${summary.id}` }, summary.title || 'Untitled'), ': ',
-            h('code', {}, approval.tool)),
+        const title = h('p', {}, h('a', { href: `#/s/${summary.id}` }, summary.title || 'Untitled'), ': ',
+          h('code', {}, approval.tool));
+        const item = h('li', { 'data-testid': 'pending-approval' }, title,
           h('pre', { class: 'arguments' }, approval.arguments),
-          approvalControls(summary.id, approval, refresh)));
+          // The decision reaches the session through the log a moment later: shown here at once, not re-read.
+          approvalControls(summary.id, approval, (decision) => item.replaceWith(h('li',
+            { 'data-testid': 'decided-approval' }, title, `Sent: ${decision}.`))));
+        list.append(item);
       }
     }
     if (!list.children.length) {
