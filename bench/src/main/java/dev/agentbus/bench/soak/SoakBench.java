@@ -62,7 +62,7 @@ public final class SoakBench {
         String backend = given.getOrDefault("backend", "auto");
         dev.agentbus.bench.steps.Quiet.logs();
         Path data = Files.createTempDirectory("agentbus-soak");
-        try (ScriptedModelServer model = ScriptedModelServer.start();
+        try (ScriptedModelServer model = ScriptedModelServer.start().keepOnlyTheLastRequest();
              Standalone stack = new Standalone(data, 0)) {
             stack.start(Map.of("llm.url", model.baseUrl(), "agentbus.gateway.port", "-1",
                     "agentbus.gateway.token", TOKEN, "agentbus.agent.max-iterations", "50",

@@ -84,7 +84,7 @@ public final class StepBench {
         Path data = Files.createTempDirectory("agentbus-step-bench");
         List<StackRun.Result> results = new ArrayList<>();
         Map<String, InProcessLoop.Result> floors = new HashMap<>();
-        try (ScriptedModelServer model = ScriptedModelServer.start();
+        try (ScriptedModelServer model = ScriptedModelServer.start().keepOnlyTheLastRequest();
              Standalone stack = new Standalone(data, 0)) {
             stack.start(Map.of(
                     "llm.url", model.baseUrl(),

@@ -67,6 +67,14 @@ public final class ScriptedModelServer implements AutoCloseable {
     private final Deque<Step> script = new ArrayDeque<>();
     private final List<JsonNode> requests = new ArrayList<>();
     private final List<String> authorizations = new ArrayList<>();
+    /** Chat requests so far, whether or not their bodies are kept. */
+    private int chatRequests;
+    private JsonNode lastRequest;
+    /**
+     * Off for long benchmarks: every request carries the whole conversation, so keeping them all grows with the
+     * square of a session's length (a 10-minute soak of 200 sessions filled a 4 GiB heap with them).
+     */
+    private boolean keepBodies = true;
     private int modelListRequests;
     /** Chat requests fully answered (the response body sent and closed), or given up on. */
     private int chatRequestsFinished;
@@ -235,8 +243,21 @@ public final class ScriptedModelServer implements AutoCloseable {
      */
     public List<JsonNode> requests() {
         synchronized (lock) {
+            if (!keepBodies) {
+                throw new IllegalStateException("this server keeps only the last request (keepOnlyTheLastRequest)");
+            }
             return List.copyOf(requests);
         }
+    }
+
+    /** Keeps the count, the last body and nothing else of the requests: for benchmarks that run for minutes. */
+    public ScriptedModelServer keepOnlyTheLastRequest() {
+        synchronized (lock) {
+            keepBodies = false;
+            requests.clear();
+            authorizations.clear();
+        }
+        return this;
     }
 
     /** The {@code Authorization} header of each chat request, in order (null where none was sent). */
@@ -248,17 +269,17 @@ public final class ScriptedModelServer implements AutoCloseable {
 
     public int requestCount() {
         synchronized (lock) {
-            return requests.size();
+            return chatRequests;
         }
     }
 
     /** The most recent chat completion request body. */
     public JsonNode lastRequest() {
         synchronized (lock) {
-            if (requests.isEmpty()) {
+            if (lastRequest == null) {
                 throw new IllegalStateException("no chat completion request has arrived yet");
             }
-            return requests.getLast();
+            return lastRequest;
         }
     }
 
@@ -278,7 +299,7 @@ public final class ScriptedModelServer implements AutoCloseable {
     public boolean awaitRequestCount(int count, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         synchronized (lock) {
-            while (requests.size() < count) {
+            while (chatRequests < count) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     return false;
@@ -318,6 +339,8 @@ public final class ScriptedModelServer implements AutoCloseable {
             script.clear();
             requests.clear();
             authorizations.clear();
+            chatRequests = 0;
+            lastRequest = null;
             modelListRequests = 0;
             chatRequestsFinished = 0;
         }
@@ -389,9 +412,13 @@ public final class ScriptedModelServer implements AutoCloseable {
         Step step;
         int number;
         synchronized (lock) {
-            requests.add(request == null ? TextNode.valueOf(body) : request);
-            authorizations.add(exchange.getRequestHeaders().getFirst("Authorization"));
-            number = requests.size();
+            lastRequest = request == null ? TextNode.valueOf(body) : request;
+            chatRequests++;
+            if (keepBodies) {
+                requests.add(lastRequest);
+                authorizations.add(exchange.getRequestHeaders().getFirst("Authorization"));
+            }
+            number = chatRequests;
             // A malformed request does not consume a step: the script describes model answers, and a
             // real server would reject such a request before the model ever saw it.
             step = request == null || !request.isObject() ? null : script.pollFirst();
