@@ -3,9 +3,12 @@ package dev.agentbus.memory;
 import io.micronaut.context.ApplicationContext;
 
 /**
- * Starts the memory-service: the single writer of {@code agentbus.user-memory}. It applies the set/reset commands
- * that the gateway writes to {@code agentbus.memory-commands}; the orchestrator reads the documents from the topic
- * and injects them into the system prompt. Not yet: distilling memories from conversations, protected fields.
+ * Starts the memory-service: the single writer of {@code agentbus.user-memory} and {@code agentbus.user-insights}. It
+ * applies the set/reset commands that the gateway writes to {@code agentbus.memory-commands}; the orchestrator reads
+ * the documents from the topic and injects them into the system prompt. With {@code agentbus.memory.distill.enabled}
+ * it also follows the session log and asks the model what each completed turn says about the user, and keeps those
+ * insights, which people edit through the gateway (docs/memory.md). Not yet: injecting insights into prompts,
+ * semantic search, feedback, refining, protected fields, rebuilding insights with new logic.
  */
 public final class MemoryServiceApplication {
     public static final String SERVICE = "memory-service";

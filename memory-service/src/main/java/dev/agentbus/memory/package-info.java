@@ -1,6 +1,7 @@
 /**
- * The memory-service: each user's long-term memory document. Beans here exist only in a context whose
- * {@code agentbus.service} is {@code memory-service} (see the orchestrator's package-info for why).
+ * The memory-service: each user's long-term memory document and the insights distilled from their sessions. Beans
+ * here exist only in a context whose {@code agentbus.service} is {@code memory-service} (see the orchestrator's
+ * package-info for why).
  */
 @Configuration
 @Requires(property = "agentbus.service", value = "memory-service")

@@ -28,6 +28,8 @@ public final class Topics {
             MemoryCommand.class, false, Duration.ofDays(7), "memory changes requested through the gateway");
     public static final TopicSpec USER_MEMORY = new TopicSpec("agentbus.user-memory", "user id",
             MemoryDocument.class, true, null, "each user's memory document; written only by the memory-service");
+    public static final TopicSpec INSIGHT_COMMANDS = new TopicSpec("agentbus.insight-commands", "user id", byte[].class, false, Duration.ofDays(7), "JSON insight commands (api module's InsightCommand) from the gateway and the distiller; read by the memory-service");
+    public static final TopicSpec USER_INSIGHTS = new TopicSpec("agentbus.user-insights", "user id", byte[].class, true, null, "each user's whole insight set as JSON (api module's InsightSet); written only by the memory-service");
     public static final TopicSpec USER_MODELS = new TopicSpec("agentbus.user-models", "user id",
             UserModelSettings.class, true, null, "each user's own model server, its key sealed; written only by the gateway");
     public static final TopicSpec TOOL_LEDGER = new TopicSpec("agentbus.tool-ledger", "session id/tool call id",
@@ -43,7 +45,8 @@ public final class Topics {
             byte[].class, false, Duration.ofDays(30), "records no service could parse, with the reason in headers");
 
     public static final List<TopicSpec> ALL = List.of(SESSION_INPUTS, SESSION_EVENTS, SESSION_STREAM,
-            MEMORY_COMMANDS, USER_MEMORY, USER_MODELS, TOOL_LEDGER, SESSION_SNAPSHOTS, DEAD_LETTER);
+            MEMORY_COMMANDS, USER_MEMORY, USER_MODELS, TOOL_LEDGER, SESSION_SNAPSHOTS, DEAD_LETTER,
+            INSIGHT_COMMANDS, USER_INSIGHTS);
 
     /** Topics that must share one partition count because one owner handles both sides of a session. */
     public static final List<TopicSpec> SESSION_PARTITIONED = List.of(SESSION_INPUTS, SESSION_EVENTS, SESSION_STREAM,

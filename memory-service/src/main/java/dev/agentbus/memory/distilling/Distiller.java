@@ -1,0 +1,163 @@
+package dev.agentbus.memory.distilling;
+
+import dev.agentbus.api.insights.InsightCommand;
+import dev.agentbus.api.insights.InsightSet;
+import dev.agentbus.eventbus.CompactedTopicView;
+import dev.agentbus.eventbus.KafkaSettings;
+import dev.agentbus.eventbus.Partitions;
+import dev.agentbus.eventbus.ServiceLoop;
+import dev.agentbus.eventbus.TraceHeaders;
+import dev.agentbus.events.codec.EventCodec;
+import dev.agentbus.events.session.EventEnvelope;
+import dev.agentbus.events.topics.Topics;
+import dev.agentbus.modelclient.ModelCallException;
+import dev.agentbus.modelclient.ModelClient;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Follows the session log, and for each turn that ended {@code COMPLETED} asks the model what it says about the
+ * user, then sends what it found to the insight keeper as a {@code RecordDistillation} command: the keeper stays the
+ * single writer of the insight sets, and applies a person's edits and the distiller's findings in one order.
+ *
+ * <p>Like the scheduler, it reads the whole log at every start, without a consumer group: it needs the start of a
+ * turn to distil its end. What was done is known from the insight sets, which record per session the last turn
+ * distilled, so after a restart no turn is sent to the model again once its command was applied. A malformed answer
+ * is logged and recorded as distilled with nothing learned, never asked again. A model server that fails (after the
+ * client's retries) leaves the turn undistilled until the next start; it is not retried in a loop.
+ */
+final class Distiller implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Distiller.class);
+
+    private final KafkaSettings kafka;
+    private final ModelClient model;
+    private final DistillSettings settings;
+    private final CompactedTopicView<InsightSet> insights;
+    private final KafkaProducer<String, byte[]> producer;
+    private final TurnCollector turns = new TurnCollector();
+    /** Per session, the last turn end sent this run, which the insight view may not show yet. */
+    private final Map<String, Long> sent = new HashMap<>();
+    private final ServiceLoop loop;
+
+    Distiller(KafkaSettings kafka, ModelClient model, DistillSettings settings) {
+        this.kafka = kafka;
+        this.model = model;
+        this.settings = settings;
+        this.insights = new CompactedTopicView<>(kafka, Topics.USER_INSIGHTS.name(), "memory-distiller-insights",
+                bytes -> EventCodec.decodeValue(bytes, InsightSet.class));
+        this.producer = new KafkaProducer<>(kafka.producer("memory-distiller"));
+        this.loop = new ServiceLoop("memory-distiller", this::follow);
+    }
+
+    void start() {
+        insights.start();
+        loop.start();
+    }
+
+    private void follow(ServiceLoop loop) {
+        turns.clear();
+        sent.clear();
+        // What was distilled before must be known before the first turn is looked at, or it would be asked again.
+        try {
+            while (!insights.awaitCaughtUp(Duration.ofSeconds(5))) {
+                if (!loop.running()) {
+                    return;
+                }
+                LOG.info("waiting for {} before distilling", Topics.USER_INSIGHTS.name());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        Partitions.follow(loop, kafka, "memory-distiller", Topics.SESSION_EVENTS.name(), true, this::apply, () -> { });
+    }
+
+    private void apply(ConsumerRecord<String, byte[]> r) {
+        EventEnvelope e;
+        try {
+            e = EventCodec.decodeEvent(r.value());
+        } catch (RuntimeException ex) {
+            LOG.warn("unreadable event at {}-{}@{} skipped: {}", r.topic(), r.partition(), r.offset(), ex.getMessage());
+            return;
+        }
+        turns.apply(e).ifPresent(turn -> distil(turn, r));
+    }
+
+    private void distil(CompletedTurn turn, ConsumerRecord<String, byte[]> r) {
+        if (turn.userId() == null || done(turn)) {
+            return;
+        }
+        String answer;
+        try {
+            answer = model.complete(ExtractionPrompt.messages(turn, settings.maxTurnChars()), List.of(), null)
+                    .content();
+        } catch (ModelCallException ex) {
+            LOG.warn("distilling turn {}@{} failed, left for the next start: {}", turn.sessionId(),
+                    turn.turnEndSeq(), ex.getMessage());
+            return;
+        }
+        List<InsightCommand.Extracted> found = switch (ExtractionParser.parse(answer)) {
+            case Extraction.Parsed p -> {
+                p.skipped().forEach(why -> LOG.warn("distilling turn {}@{}: item skipped: {}", turn.sessionId(),
+                        turn.turnEndSeq(), why));
+                yield p.insights();
+            }
+            case Extraction.Malformed m -> {
+                LOG.warn("distilling turn {}@{}: malformed answer skipped ({}): {}", turn.sessionId(),
+                        turn.turnEndSeq(), m.reason(), abbreviated(answer));
+                yield List.of();
+            }
+        };
+        // The id follows from the turn, so the same turn sent twice is the same command.
+        String commandId = UUID.nameUUIDFromBytes((turn.sessionId() + "@" + turn.turnEndSeq())
+                .getBytes(StandardCharsets.UTF_8)).toString();
+        var command = new InsightCommand.RecordDistillation(commandId, turn.userId(), turn.sessionId(),
+                turn.turnEndSeq(), turn.seqs(), found);
+        ProducerRecord<String, byte[]> record = new ProducerRecord<>(Topics.INSIGHT_COMMANDS.name(), turn.userId(),
+                EventCodec.encodeValue(command));
+        TraceHeaders.inject(TraceHeaders.continueFrom(r.headers()), record.headers());
+        try {
+            producer.send(record).get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            return;
+        } catch (ExecutionException | TimeoutException ex) {
+            // The loop restarts and reads the log again; the turn is still undistilled then.
+            throw new IllegalStateException("could not send the distillation of " + turn.sessionId() + "@"
+                    + turn.turnEndSeq(), ex);
+        }
+        sent.merge(turn.sessionId(), turn.turnEndSeq(), Math::max);
+        LOG.info("turn {}@{} of user {} distilled: {} insights", turn.sessionId(), turn.turnEndSeq(), turn.userId(),
+                found.size());
+    }
+
+    private boolean done(CompletedTurn turn) {
+        return sent.getOrDefault(turn.sessionId(), 0L) >= turn.turnEndSeq()
+                || insights.get(turn.userId()).map(s -> s.distilled(turn.sessionId(), turn.turnEndSeq())).orElse(false);
+    }
+
+    private static String abbreviated(String s) {
+        return s == null ? "" : s.length() <= 200 ? s : s.substring(0, 200) + "…";
+    }
+
+    @Override
+    public void close() {
+        loop.close();
+        insights.close();
+        producer.close(Duration.ofSeconds(2));
+        model.close();
+    }
+}

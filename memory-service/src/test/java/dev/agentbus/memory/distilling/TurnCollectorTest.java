@@ -1,0 +1,62 @@
+package dev.agentbus.memory.distilling;
+
+import dev.agentbus.events.session.EventEnvelope;
+import dev.agentbus.events.session.SessionEvent;
+import dev.agentbus.events.session.TurnOutcome;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class TurnCollectorTest {
+    private final TurnCollector collector = new TurnCollector();
+
+    private Optional<CompletedTurn> given(String session, long seq, SessionEvent event) {
+        return collector.apply(new EventEnvelope("e" + seq, session, seq, Instant.EPOCH, null, "alice", event));
+    }
+
+    private static SessionEvent answer(String content) {
+        return new SessionEvent.ModelCallCompleted("r", "m", content, null, List.of(), null, "stop");
+    }
+
+    @Test
+    void a_completed_turn_gives_the_messages_and_answers_with_their_seqs_and_the_turn_end() {
+        given("s1", 1, new SessionEvent.SessionCreated("t", null));
+        given("s1", 2, new SessionEvent.UserMessagePosted("I use tabs"));
+        given("s1", 3, new SessionEvent.ModelCallStarted("r", 1));
+        given("s1", 4, answer(""));
+        given("s1", 5, answer("Noted: tabs."));
+
+        Optional<CompletedTurn> turn = given("s1", 6, new SessionEvent.TurnEnded(TurnOutcome.COMPLETED, "Noted: tabs.", null));
+
+        assertThat(turn).isPresent();
+        assertThat(turn.get().userId()).isEqualTo("alice");
+        assertThat(turn.get().turnEndSeq()).isEqualTo(6);
+        assertThat(turn.get().lines()).extracting(CompletedTurn.Line::text).containsExactly("I use tabs", "Noted: tabs.");
+        assertThat(turn.get().seqs()).containsExactly(2L, 5L, 6L);
+    }
+
+    @Test
+    void a_turn_that_did_not_complete_gives_nothing_and_is_forgotten() {
+        given("s1", 1, new SessionEvent.UserMessagePosted("first"));
+        assertThat(given("s1", 2, new SessionEvent.TurnEnded(TurnOutcome.CANCELLED, null, null))).isEmpty();
+
+        given("s1", 3, new SessionEvent.UserMessagePosted("second"));
+        Optional<CompletedTurn> turn = given("s1", 4, new SessionEvent.TurnEnded(TurnOutcome.COMPLETED, "ok", null));
+
+        assertThat(turn.orElseThrow().lines()).extracting(CompletedTurn.Line::text).containsExactly("second");
+    }
+
+    @Test
+    void sessions_are_kept_apart() {
+        given("s1", 1, new SessionEvent.UserMessagePosted("one"));
+        given("s2", 1, new SessionEvent.UserMessagePosted("two"));
+
+        Optional<CompletedTurn> turn = given("s2", 2, new SessionEvent.TurnEnded(TurnOutcome.COMPLETED, "ok", null));
+
+        assertThat(turn.orElseThrow().lines()).extracting(CompletedTurn.Line::text).containsExactly("two");
+    }
+}
