@@ -20,8 +20,8 @@ import java.util.Map;
  * @param toolCalls   every tool call of the session by id, in the order they were proposed
  * @param turn        the running turn, absent when idle
  * @param pendingWait the wait the session is suspended on, absent when none
- * @param lastOutcome how the last turn ended: {@code COMPLETED}, {@code CANCELLED}, {@code ITERATION_CAP} or
- *                    {@code ERROR}
+ * @param lastOutcome how the last turn ended: {@code COMPLETED}, {@code CANCELLED}, {@code ITERATION_CAP},
+ *                    {@code ERROR} or {@code LOOP_DETECTED}
  * @param shell       the persistent shell's state after the last command
  * @param checkpoint  the latest workspace checkpoint
  * @param forkedFrom  the session this one was forked (or imported) from
@@ -29,6 +29,7 @@ import java.util.Map;
  * @param permissionMode {@code auto}, {@code normal} or {@code manual}: which of the model's calls wait for a person
  * @param pendingApprovals the calls waiting for a person's decision, in the order the model asked; empty when none
  * @param alwaysAllowed tools a person allowed for the rest of the session; empty when none
+ * @param queuedWhispers people's notes to the running turn waiting for its next model call; empty when none
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SessionDetails(String sessionId, String userId, String title, String status, long lastSeq,
@@ -37,7 +38,8 @@ public record SessionDetails(String sessionId, String userId, String title, Stri
                              PendingWait pendingWait, String memory, long memoryVersion, String lastModel,
                              String lastOutcome, String lastAnswer, String lastError, Shell shell, String checkpoint,
                              String forkedFrom, long forkedAtSeq, String permissionMode,
-                             List<PendingApproval> pendingApprovals, List<String> alwaysAllowed) {
+                             List<PendingApproval> pendingApprovals, List<String> alwaysAllowed,
+                             List<QueuedWhisper> queuedWhispers) {
 
     public static SessionDetails of(SessionState s) {
         Map<String, ToolCall> calls = new LinkedHashMap<>();
@@ -48,7 +50,15 @@ public record SessionDetails(String sessionId, String userId, String title, Stri
                 s.memoryVersion(), s.lastModel(), s.lastOutcome() == null ? null : s.lastOutcome().name(),
                 s.lastAnswer(), s.lastError(), Shell.of(s.shell()), s.checkpoint(), s.forkedFrom(), s.forkedAtSeq(),
                 s.permissionMode().wireName(), s.pendingApprovals().stream().map(PendingApproval::of).toList(),
-                s.alwaysAllowed());
+                s.alwaysAllowed(), s.queuedWhispers().stream().map(QueuedWhisper::of).toList());
+    }
+
+    /** A person's note to the running turn ({@code POST /api/v1/sessions/{id}/whisper}), not yet given to the model. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record QueuedWhisper(String whisperId, String text, String sentBy) {
+        static QueuedWhisper of(dev.agentbus.events.state.QueuedWhisper w) {
+            return new QueuedWhisper(w.whisperId(), w.text(), w.sentBy());
+        }
     }
 
     /**
@@ -111,11 +121,15 @@ public record SessionDetails(String sessionId, String userId, String title, Stri
      * @param iterations       model calls started in this turn
      * @param pendingRequestId the model call awaiting its answer, absent when none
      * @param openToolCalls    ids of this turn's tool calls still without a result, in the order the model asked
+     * @param loopWarnings     the loop guards that warned the model in this turn ({@code repeated_call},
+     *                         {@code no_progress}, {@code tool_errors}, {@code empty_replies}); empty when none
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Turn(int number, int iterations, String pendingRequestId, List<String> openToolCalls) {
+    public record Turn(int number, int iterations, String pendingRequestId, List<String> openToolCalls,
+                       List<String> loopWarnings) {
         static Turn of(dev.agentbus.events.state.Turn t) {
-            return t == null ? null : new Turn(t.number(), t.iterations(), t.pendingRequestId(), t.openToolCalls());
+            return t == null ? null : new Turn(t.number(), t.iterations(), t.pendingRequestId(), t.openToolCalls(),
+                    t.loopWarnings().stream().map(g -> g.name().toLowerCase(java.util.Locale.ROOT)).toList());
         }
     }
 

@@ -10,7 +10,8 @@ import java.time.Instant;
  * first turn ended.
  *
  * @param status      {@code IDLE}, {@code RUNNING}, {@code WAITING} or {@code AWAITING_APPROVAL}
- * @param lastOutcome {@code COMPLETED}, {@code CANCELLED}, {@code ITERATION_CAP} or {@code ERROR}
+ * @param lastOutcome {@code COMPLETED}, {@code CANCELLED}, {@code ITERATION_CAP}, {@code ERROR} or
+ *                    {@code LOOP_DETECTED}
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record SessionListEntry(String id, String title, String status, Instant createdAt, Instant updatedAt,

@@ -30,7 +30,8 @@ public final class ExitCodes {
         }
         return switch (outcome) {
             case COMPLETED, CANCELLED -> OK;
-            case ITERATION_CAP -> ITERATION_CAP;
+            // A loop guard, like the cap, is a limit the turn ran into: a script may retry with a better task.
+            case ITERATION_CAP, LOOP_DETECTED -> ITERATION_CAP;
             case ERROR -> ERROR;
         };
     }

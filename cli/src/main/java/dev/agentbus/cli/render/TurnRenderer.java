@@ -25,6 +25,10 @@ import dev.agentbus.events.session.SessionEvent.TurnEnded;
 import dev.agentbus.events.session.SessionEvent.UnknownEvent;
 import dev.agentbus.events.session.SessionEvent.UserMessagePosted;
 import dev.agentbus.events.session.SessionEvent.WaitEnded;
+import dev.agentbus.events.session.SessionEvent.LoopWarned;
+import dev.agentbus.events.session.SessionEvent.SessionRenamed;
+import dev.agentbus.events.session.SessionEvent.WhisperDelivered;
+import dev.agentbus.events.session.SessionEvent.WhisperQueued;
 import dev.agentbus.events.session.SessionEvent.WaitScheduled;
 import dev.agentbus.events.session.TokenUsage;
 
@@ -146,8 +150,30 @@ public final class TurnRenderer implements SessionStream.Listener {
             }
             case WaitEnded ended -> {
                 if (!quiet) {
-                    printer.println(printer.dim("▶ resumed"));
+                    printer.println(printer.dim(ended.interrupted() ? "▶ resumed early by a message" : "▶ resumed"));
                 }
+            }
+            case SessionRenamed renamed -> {
+                if (!quiet) {
+                    printer.println(printer.dim("renamed: " + renamed.title()
+                            + (renamed.renamedBy() == null ? "" : " (by " + renamed.renamedBy() + ")")));
+                }
+            }
+            case WhisperQueued whisper -> {
+                if (!quiet) {
+                    printer.println(printer.dim("↳ whisper queued: " + Text.oneLine(whisper.text(), ARGS_WIDTH)));
+                }
+            }
+            case WhisperDelivered delivered -> {
+                if (!quiet) {
+                    printer.println(printer.dim("↳ whisper delivered to the model"));
+                }
+            }
+            case LoopWarned warned -> {
+                // Shown even when quiet: the next time the turn ends.
+                endStreaming();
+                printer.warn("loop guard (" + warned.guard().name().toLowerCase(java.util.Locale.ROOT) + "): "
+                        + warned.reason());
             }
             case TurnEnded ended -> {
                 // A turn.ended before our message started a turn belongs to an earlier turn.
@@ -344,6 +370,7 @@ public final class TurnRenderer implements SessionStream.Listener {
                 }
             }
             case ITERATION_CAP -> printer.warn("the turn stopped at the iteration cap" + message);
+            case LOOP_DETECTED -> printer.warn("the loop guard stopped the turn" + message);
             case ERROR -> printer.error("the turn failed" + message);
         }
         if (!quiet) {

@@ -21,6 +21,10 @@ import dev.agentbus.events.session.SessionEvent.TurnEnded;
 import dev.agentbus.events.session.SessionEvent.UnknownEvent;
 import dev.agentbus.events.session.SessionEvent.UserMessagePosted;
 import dev.agentbus.events.session.SessionEvent.WaitEnded;
+import dev.agentbus.events.session.SessionEvent.LoopWarned;
+import dev.agentbus.events.session.SessionEvent.SessionRenamed;
+import dev.agentbus.events.session.SessionEvent.WhisperDelivered;
+import dev.agentbus.events.session.SessionEvent.WhisperQueued;
 import dev.agentbus.events.session.SessionEvent.WaitScheduled;
 import dev.agentbus.events.session.ToolCallSpec;
 import dev.agentbus.events.state.SessionState;
@@ -102,12 +106,19 @@ public final class Timeline {
             case ToolCallCompleted c -> toolResult(head, c, before);
             case WaitScheduled w -> line(head, p.yellow("⏸ waiting until " + w.until())
                     + (Text.isBlank(w.reason()) ? "" : " : " + w.reason()));
-            case WaitEnded w -> line(head, p.yellow("▶ wait ended"));
+            case WaitEnded w -> line(head, p.yellow(w.interrupted() ? "▶ wait ended early by a message" : "▶ wait ended"));
+            case SessionRenamed r -> line(head, p.bold("renamed") + " " + Text.oneLine(r.title(), WIDTH)
+                    + p.dim(r.renamedBy() == null ? "" : " by " + r.renamedBy()));
+            case WhisperQueued w -> line(head, p.cyan("↳ whisper") + " " + Text.oneLine(w.text(), WIDTH)
+                    + p.dim(w.sentBy() == null ? "" : " from " + w.sentBy()));
+            case WhisperDelivered w -> line(head, p.dim("↳ whisper delivered to the next model call"));
+            case LoopWarned w -> line(head, p.yellow("⚠ loop guard " + w.guard().name().toLowerCase(Locale.ROOT))
+                    + " " + p.dim(Text.oneLine(w.reason(), WIDTH)));
             case TurnEnded t -> {
                 String mark = switch (t.outcome()) {
                     case COMPLETED -> p.green("■ turn ended COMPLETED");
                     case CANCELLED -> p.yellow("⊘ turn ended CANCELLED");
-                    case ITERATION_CAP, ERROR -> p.red("■ turn ended " + t.outcome());
+                    case ITERATION_CAP, ERROR, LOOP_DETECTED -> p.red("■ turn ended " + t.outcome());
                 };
                 line(head, mark + (Text.isBlank(t.message()) ? "" : ": " + Text.oneLine(t.message(), WIDTH)));
             }

@@ -172,4 +172,23 @@ class TurnRendererTest {
                 "not now", "ada"));
         assertThat(out.toString()).contains("✗ denied: shell by ada : not now");
     }
+
+    @Test
+    void a_loop_guard_warning_shows_even_when_quiet_and_its_ending_exits_2() {
+        TurnRenderer r = renderer(true, false);
+        event(r, new SessionEvent.LoopWarned(dev.agentbus.events.session.LoopGuard.TOOL_ERRORS,
+                "Loop guard: your last 5 tool calls failed."));
+        assertThat(err.toString()).contains("loop guard (tool_errors): Loop guard: your last 5 tool calls failed.");
+    }
+
+    @Test
+    void whispers_a_rename_and_a_wait_ended_by_a_message_are_shown() {
+        TurnRenderer r = renderer(false, true);
+        event(r, new SessionEvent.SessionRenamed("New title", "bob"));
+        event(r, new SessionEvent.WhisperQueued("w1", "use tabs", "bob"));
+        event(r, new SessionEvent.WhisperDelivered("w1"));
+        event(r, new SessionEvent.WaitEnded("wt", true));
+        assertThat(out.toString()).contains("renamed: New title (by bob)").contains("↳ whisper queued: use tabs")
+                .contains("↳ whisper delivered to the model").contains("▶ resumed early by a message");
+    }
 }

@@ -167,4 +167,30 @@ class ReplayerTest {
         assertThat(Timeline.delta(Duration.ofHours(101))).isEqualTo("4d05h");
         assertThat(Timeline.delta(Duration.between(Instant.EPOCH.plusSeconds(1), Instant.EPOCH))).isEqualTo("0ms");
     }
+
+    @Test
+    void the_timeline_shows_renames_whispers_woken_waits_and_the_loop_guard() {
+        List<EventEnvelope> log = List.of(
+                at(1, new SessionEvent.SessionCreated("draft")),
+                at(2, new SessionEvent.SessionRenamed("Release notes", "bob")),
+                at(3, new SessionEvent.UserMessagePosted("write them")),
+                at(4, new SessionEvent.WhisperQueued("w1", "mention the fix", "bob")),
+                at(5, new SessionEvent.WhisperDelivered("w1")),
+                at(6, new SessionEvent.WaitScheduled("wt", Instant.parse("2025-01-01T12:00:00Z"), "later", null)),
+                at(7, new SessionEvent.WaitEnded("wt", true)),
+                at(8, new SessionEvent.LoopWarned(dev.agentbus.events.session.LoopGuard.REPEATED_CALL,
+                        "Loop guard: you called ls 3 times")),
+                at(9, new SessionEvent.TurnEnded(TurnOutcome.LOOP_DETECTED, null, "Loop guard: again")));
+        Replayer replay = new Replayer(log, printer, ZoneOffset.UTC);
+
+        replay.timeline(replay.lastSeq());
+
+        assertThat(out.toString()).contains("renamed Release notes by bob")
+                .contains("↳ whisper mention the fix from bob")
+                .contains("↳ whisper delivered to the next model call")
+                .contains("wait ended early by a message")
+                .contains("⚠ loop guard repeated_call Loop guard: you called ls 3 times")
+                .contains("turn ended LOOP_DETECTED: Loop guard: again");
+        assertThat(replay.stateAt(2).title()).isEqualTo("Release notes");
+    }
 }

@@ -47,7 +47,27 @@ public sealed interface SessionInput {
     record ExpireApproval(String callId) implements SessionInput {
     }
 
-    /** Written by the gateway when a person sends a message. */
+    /**
+     * Written by the gateway when a person renames a session ({@code PUT /api/v1/sessions/{id}/title}); taken at any
+     * time, also while a turn runs.
+     */
+    @WireType("rename_session.v1")
+    record RenameSession(String title) implements SessionInput {
+    }
+
+    /**
+     * Written by the gateway when a person adds a note to the running turn without stopping it
+     * ({@code POST /api/v1/sessions/{id}/whisper}). It is queued and goes into the turn's next model call; it is
+     * refused when no turn is under way (a message is what starts one).
+     */
+    @WireType("post_whisper.v1")
+    record PostWhisper(String text) implements SessionInput {
+    }
+
+    /**
+     * Written by the gateway when a person sends a message. Taken when the session is idle (it starts a turn) or its
+     * turn waits (on a WAIT, or for approvals: the message wakes it and joins the turn); refused while the turn runs.
+     */
     @WireType("post_user_message.v1")
     record PostUserMessage(String text) implements SessionInput {
     }

@@ -59,7 +59,44 @@ public sealed interface SessionEvent {
             implements SessionEvent {
     }
 
-    /** Emitted by the orchestrator when a person's message is accepted; it starts a turn. */
+    /**
+     * Emitted by the orchestrator when a person renames the session ({@code rename_session.v1}), at any time.
+     * {@code renamedBy} is the user who renamed it (in a shared session, not always the owner).
+     */
+    @WireType("session.renamed.v1")
+    record SessionRenamed(String title, String renamedBy) implements SessionEvent {
+    }
+
+    /**
+     * Emitted by the orchestrator when a person's note to the running turn ({@code post_whisper.v1}) is accepted. It
+     * waits in the state until the turn's next model call, which {@code whisper.delivered.v1} hands it to.
+     */
+    @WireType("whisper.queued.v1")
+    record WhisperQueued(String whisperId, String text, String sentBy) implements SessionEvent {
+    }
+
+    /**
+     * Emitted by the orchestrator just before {@code model_call.started.v1}, once for each queued whisper: the
+     * whisper joins the conversation (as a notice), so the prompt of that call, built from the folded state alone,
+     * carries it. A whisper still queued when its turn ends is dropped with the turn, never delivered.
+     */
+    @WireType("whisper.delivered.v1")
+    record WhisperDelivered(String whisperId) implements SessionEvent {
+    }
+
+    /**
+     * Emitted by the orchestrator when one of the loop guards (docs/configuration.md, {@code agentbus.loop-guard.*})
+     * sees the turn going round in circles for the first time in the turn: the reason joins the conversation as a
+     * notice for the model. If the same guard sees it again in the same turn, the turn ends with LOOP_DETECTED.
+     */
+    @WireType("loop.warned.v1")
+    record LoopWarned(LoopGuard guard, String reason) implements SessionEvent {
+    }
+
+    /**
+     * Emitted by the orchestrator when a person's message is accepted. It starts a turn, or, when the session's turn
+     * was waiting (a WAIT, or approvals), joins that turn after the wait or approvals it ended.
+     */
     @WireType("user_message.posted.v1")
     record UserMessagePosted(String text) implements SessionEvent {
     }
@@ -137,9 +174,15 @@ public sealed interface SessionEvent {
     record WaitScheduled(String waitId, Instant until, String reason, String callId) implements SessionEvent {
     }
 
-    /** Emitted by the orchestrator when the scheduler's wake-up for a pending wait arrives. */
+    /**
+     * Emitted by the orchestrator when the scheduler's wake-up for a pending wait arrives, or, with
+     * {@code interrupted}, when a person's message ended the wait early (absent in older logs: false).
+     */
     @WireType("wait.ended.v1")
-    record WaitEnded(String waitId) implements SessionEvent {
+    record WaitEnded(String waitId, boolean interrupted) implements SessionEvent {
+        public WaitEnded(String waitId) {
+            this(waitId, false);
+        }
     }
 
     /** Emitted by the orchestrator when a turn ends, with how it ended and the final answer if any. */

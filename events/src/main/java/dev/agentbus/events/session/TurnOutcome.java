@@ -9,5 +9,7 @@ public enum TurnOutcome {
     /** The turn reached the configured maximum number of model calls. */
     ITERATION_CAP,
     /** The model server failed after all retries, or another unrecoverable error. */
-    ERROR
+    ERROR,
+    /** A loop guard saw the turn going round in circles again after it had warned the model (loop.warned.v1). */
+    LOOP_DETECTED
 }

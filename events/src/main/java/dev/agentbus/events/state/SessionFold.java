@@ -6,6 +6,10 @@ import dev.agentbus.events.session.PermissionMode;
 import dev.agentbus.events.session.SessionEvent.ApprovalDecided;
 import dev.agentbus.events.session.SessionEvent.ApprovalRequested;
 import dev.agentbus.events.session.SessionEvent.InputRejected;
+import dev.agentbus.events.session.SessionEvent.LoopWarned;
+import dev.agentbus.events.session.SessionEvent.SessionRenamed;
+import dev.agentbus.events.session.SessionEvent.WhisperDelivered;
+import dev.agentbus.events.session.SessionEvent.WhisperQueued;
 import dev.agentbus.events.session.SessionEvent.PermissionModeChanged;
 import dev.agentbus.events.session.SessionEvent.MemoryAttached;
 import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
@@ -91,9 +95,40 @@ public final class SessionFold {
             case UserMessagePosted m -> {
                 b.messages = b.messages.plus(new Message.User(e.seq(), m.text()));
                 b.status = SessionStatus.RUNNING;
-                b.turns = s.turns() + 1;
-                b.turn = new Turn(b.turns, 0, null, List.of());
+                // A message to a waiting turn joins it (the decider ended its wait or approvals first); otherwise
+                // it starts one. Logs written before messages could wake a turn only ever have the second case.
+                if (b.turn == null) {
+                    b.turns = s.turns() + 1;
+                    b.turn = new Turn(b.turns, 0, null, List.of());
+                }
                 b.lastError = null;
+            }
+            case SessionRenamed r -> {
+                if (r.title() != null && !r.title().isBlank()) {
+                    b.title = r.title();
+                }
+            }
+            case WhisperQueued w -> {
+                List<QueuedWhisper> queued = new ArrayList<>(b.queuedWhispers);
+                queued.add(new QueuedWhisper(w.whisperId(), w.text(), w.sentBy()));
+                b.queuedWhispers = queued;
+            }
+            case WhisperDelivered d -> {
+                QueuedWhisper w = s.queuedWhispers().stream().filter(q -> q.whisperId().equals(d.whisperId()))
+                        .findFirst().orElse(null);
+                if (w != null) {
+                    List<QueuedWhisper> queued = new ArrayList<>(b.queuedWhispers);
+                    queued.remove(w);
+                    b.queuedWhispers = queued;
+                    b.messages = b.messages.plus(new Message.Notice(e.seq(),
+                            "The user sent this note while you were working: " + w.text()));
+                }
+            }
+            case LoopWarned w -> {
+                b.messages = b.messages.plus(new Message.Notice(e.seq(), w.reason()));
+                if (b.turn != null && w.guard() != null) {
+                    b.turn = b.turn.warned(w.guard());
+                }
             }
             case MemoryAttached m -> {
                 b.memory = m.content();
@@ -101,7 +136,7 @@ public final class SessionFold {
             }
             case ModelCallStarted m -> {
                 if (b.turn != null) {
-                    b.turn = new Turn(b.turn.number(), m.iteration(), m.requestId(), b.turn.openToolCalls());
+                    b.turn = b.turn.with(m.iteration(), m.requestId(), b.turn.openToolCalls());
                 }
             }
             case ModelCallCompleted m -> {
@@ -120,13 +155,13 @@ public final class SessionFold {
                     open.add(call.id());
                 }
                 if (b.turn != null) {
-                    b.turn = new Turn(b.turn.number(), b.turn.iterations(), null, open);
+                    b.turn = b.turn.with(b.turn.iterations(), null, open);
                 }
             }
             case ModelCallFailed f -> {
                 b.lastError = f.message();
                 if (b.turn != null) {
-                    b.turn = new Turn(b.turn.number(), b.turn.iterations(), null, b.turn.openToolCalls());
+                    b.turn = b.turn.with(b.turn.iterations(), null, b.turn.openToolCalls());
                 }
             }
             case ToolCallRequested r -> {
@@ -173,7 +208,7 @@ public final class SessionFold {
                 if (b.turn != null) {
                     List<String> open = new ArrayList<>(b.turn.openToolCalls());
                     open.remove(c.callId());
-                    b.turn = new Turn(b.turn.number(), b.turn.iterations(), b.turn.pendingRequestId(), open);
+                    b.turn = b.turn.with(b.turn.iterations(), b.turn.pendingRequestId(), open);
                 }
             }
             case WaitScheduled w -> {
@@ -182,7 +217,8 @@ public final class SessionFold {
                 b.pendingWait = new PendingWait(w.waitId(), w.until(), w.reason(), w.callId());
             }
             case WaitEnded w -> {
-                if (s.pendingWait() != null && s.pendingWait().callId() == null) {
+                // An interrupted wait is followed by the message that interrupted it: that says enough.
+                if (s.pendingWait() != null && s.pendingWait().callId() == null && !w.interrupted()) {
                     b.messages = b.messages.plus(new Message.Notice(e.seq(), "The time you waited for has come ("
                             + s.pendingWait().until() + (s.pendingWait().reason() == null ? "" : ": " + s.pendingWait().reason())
                             + "). Continue the task."));
@@ -197,11 +233,14 @@ public final class SessionFold {
                 b.pendingWait = null;
                 // Approvals belong to their turn: once it ended (a cancel, say) there is nothing left to decide.
                 b.pendingApprovals = List.of();
+                // So do whispers: one that no model call took is dropped with its turn.
+                b.queuedWhispers = List.of();
                 b.lastOutcome = t.outcome();
                 b.lastAnswer = t.answer();
                 // A cancel or a normal end is not an error; its message is in the event, not in lastError.
                 if (t.message() != null && (t.outcome() == dev.agentbus.events.session.TurnOutcome.ERROR
-                        || t.outcome() == dev.agentbus.events.session.TurnOutcome.ITERATION_CAP)) {
+                        || t.outcome() == dev.agentbus.events.session.TurnOutcome.ITERATION_CAP
+                        || t.outcome() == dev.agentbus.events.session.TurnOutcome.LOOP_DETECTED)) {
                     b.lastError = t.message();
                 }
             }
@@ -262,6 +301,7 @@ public final class SessionFold {
         b.permissionMode = from.permissionMode();
         b.alwaysAllowed = from.alwaysAllowed();
         b.pendingApprovals = List.of();
+        b.queuedWhispers = List.of();
         for (ToolCallView view : List.copyOf(b.toolCalls.values())) {
             if (view.status() != ToolCallView.Status.COMPLETED) {
                 String why = "not run: the session was forked before this call was answered";
@@ -307,6 +347,7 @@ public final class SessionFold {
         PermissionMode permissionMode;
         List<PendingApproval> pendingApprovals;
         List<String> alwaysAllowed;
+        List<QueuedWhisper> queuedWhispers;
 
         Builder(SessionState s) {
             sessionId = s.sessionId();
@@ -337,13 +378,14 @@ public final class SessionFold {
             permissionMode = s.permissionMode();
             pendingApprovals = s.pendingApprovals();
             alwaysAllowed = s.alwaysAllowed();
+            queuedWhispers = s.queuedWhispers();
         }
 
         SessionState build() {
             return new SessionState(sessionId, userId, title, status, lastSeq, createdAt, updatedAt, messages,
                     toolCalls, usage, modelCalls, turns, turn, pendingWait, memory, memoryVersion, lastModel, lastOutcome,
                     lastAnswer, lastError, shell, checkpoint, forkedFrom, forkedAtSeq, permissionMode, pendingApprovals,
-                    alwaysAllowed);
+                    alwaysAllowed, queuedWhispers);
         }
     }
 }

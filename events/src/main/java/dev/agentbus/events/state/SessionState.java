@@ -28,6 +28,7 @@ import java.util.Optional;
  * @param permissionMode which of the model's calls wait for a person's approval; AUTO for a log that never set one
  * @param pendingApprovals the calls of the running turn waiting for a person's decision, in the order asked
  * @param alwaysAllowed tools a person allowed for the rest of the session ("always"): they skip approval
+ * @param queuedWhispers people's notes to the running turn, in the order sent, waiting for its next model call
  */
 public record SessionState(String sessionId, String userId, String title, SessionStatus status, long lastSeq,
                            Instant createdAt, Instant updatedAt, List<Message> messages,
@@ -35,7 +36,8 @@ public record SessionState(String sessionId, String userId, String title, Sessio
                            Turn turn, PendingWait pendingWait, String memory, long memoryVersion, String lastModel,
                            TurnOutcome lastOutcome, String lastAnswer, String lastError, ShellState shell,
                            String checkpoint, String forkedFrom, long forkedAtSeq, PermissionMode permissionMode,
-                           List<PendingApproval> pendingApprovals, List<String> alwaysAllowed) {
+                           List<PendingApproval> pendingApprovals, List<String> alwaysAllowed,
+                           List<QueuedWhisper> queuedWhispers) {
 
     /**
      * Both collections become immutable, structurally shared ones: the fold's own ({@link AppendOnlyList},
@@ -49,13 +51,14 @@ public record SessionState(String sessionId, String userId, String title, Sessio
         permissionMode = permissionMode == null ? PermissionMode.AUTO : permissionMode;
         pendingApprovals = pendingApprovals == null ? List.of() : List.copyOf(pendingApprovals);
         alwaysAllowed = alwaysAllowed == null ? List.of() : List.copyOf(alwaysAllowed);
+        queuedWhispers = queuedWhispers == null ? List.of() : List.copyOf(queuedWhispers);
     }
 
     /** The state before the first event. */
     public static SessionState initial(String sessionId) {
         return new SessionState(sessionId, null, null, SessionStatus.NEW, 0, null, null, List.of(), Map.of(),
                 TokenUsage.ZERO, 0, 0, null, null, "", 0, null, null, null, null, null, null, null, 0, PermissionMode.AUTO,
-                List.of(), List.of());
+                List.of(), List.of(), List.of());
     }
 
     public boolean exists() {
@@ -88,9 +91,18 @@ public record SessionState(String sessionId, String userId, String title, Sessio
         return permissionMode.requiresApproval(risk) && !alwaysAllowed.contains(tool);
     }
 
-    /** Whether a person's message would start a turn now: the session exists and no turn is under way. */
+    /**
+     * Whether a person's message is taken now: it starts a turn when none is under way, and wakes a turn that waits
+     * (on a WAIT, or for approvals). Only a turn at work (a model call or tool calls in flight) refuses it; a whisper
+     * is the way to reach that one.
+     */
     public boolean acceptsMessage() {
-        return exists() && !turnInProgress();
+        return exists() && status != SessionStatus.RUNNING;
+    }
+
+    /** Whether a whisper (a note for the running turn's next model call) is taken now: only while a turn is under way. */
+    public boolean acceptsWhisper() {
+        return turnInProgress();
     }
 
     /**

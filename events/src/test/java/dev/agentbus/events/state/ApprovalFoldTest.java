@@ -68,7 +68,7 @@ class ApprovalFoldTest {
 
         assertThat(s.status()).isEqualTo(SessionStatus.AWAITING_APPROVAL);
         assertThat(s.turnInProgress()).isTrue();
-        assertThat(s.acceptsMessage()).isFalse();
+        assertThat(s.acceptsMessage()).as("a message wakes the turn, denying what awaits approval").isTrue();
         assertThat(s.acceptsCancel()).isTrue();
         assertThat(s.pendingApprovals()).containsExactly(
                 new PendingApproval("c1", "shell", ARGS, Risk.HIGH, "normal mode", EXPIRES));
@@ -140,7 +140,7 @@ class ApprovalFoldTest {
                 state.usage(), state.modelCalls(), state.turns(), state.turn(), state.pendingWait(), state.memory(),
                 state.memoryVersion(), state.lastModel(), state.lastOutcome(), state.lastAnswer(), state.lastError(),
                 state.shell(), state.checkpoint(), state.forkedFrom(), state.forkedAtSeq(), state.permissionMode(),
-                state.pendingApprovals(), List.of("read"));
+                state.pendingApprovals(), List.of("read"), state.queuedWhispers());
 
         SessionSnapshot read = SessionSnapshot.decode(FoldScenario.SESSION,
                 SessionSnapshot.of(0, 7, 0, 1, Instant.EPOCH, withAlways).encode());

@@ -28,6 +28,8 @@ class SessionRulesTest {
     static final Answers NOTHING = new Answers(false, false, false, false);
     static final Answers BETWEEN_TURNS = new Answers(false, true, true, false);
     static final Answers IN_A_TURN = new Answers(true, false, false, true);
+    /** A turn that waits (a WAIT, or approvals) is woken by a message, which joins it. */
+    static final Answers WAITING_TURN = new Answers(true, true, false, true);
 
     @Test
     void a_session_that_does_not_exist_accepts_nothing_and_belongs_to_no_one() {
@@ -58,7 +60,8 @@ class SessionRulesTest {
                 .when(new WaitScheduled("w-1", FoldScenario.T0.plusSeconds(3600), "later", null))
                 .then(s -> {
                     assertThat(s.status()).isEqualTo(SessionStatus.WAITING);
-                    assertThat(Answers.of(s)).isEqualTo(IN_A_TURN);
+                    assertThat(Answers.of(s)).isEqualTo(WAITING_TURN);
+                    assertThat(s.acceptsWhisper()).isTrue();
                 });
     }
 

@@ -100,11 +100,12 @@ class SessionSnapshotTest {
         assertThat(SessionSnapshot.SCHEMA_VERSION + ":" + fingerprint)
                 .as("SessionState's shape changed: raise SessionSnapshot.SCHEMA_VERSION and pin the new fingerprint. "
                         + "Shape now: %s", shape)
-                .isEqualTo("2:" + PINNED_FINGERPRINT_OF_VERSION_2);
+                .isEqualTo("3:" + PINNED_FINGERPRINT_OF_VERSION_3);
     }
 
     // Version 2: the permission mode, pending approvals and always-allowed tools (approvals).
-    private static final String PINNED_FINGERPRINT_OF_VERSION_2 = "3f50dfeb6bf3649d";
+    // Version 3: queued whispers, the turn's loop warnings, the LOOP_DETECTED outcome (steering and loop guards).
+    private static final String PINNED_FINGERPRINT_OF_VERSION_3 = "5896706efecb4c71";
 
     /** Names and types of every record component reachable from the type, enum constants and sealed subtypes. */
     private static String shape(Type type, Set<String> seen) {

@@ -129,7 +129,8 @@ public final class TurnTranscript {
                 finished = true;
                 out.add(switch (ended.outcome()) {
                     case COMPLETED, CANCELLED -> new Output.Finished("stop", null, usage());
-                    case ITERATION_CAP -> new Output.Finished("length", null, usage());
+                    // Stopped by a limit rather than finished: the nearest of OpenAI's finish reasons.
+                    case ITERATION_CAP, LOOP_DETECTED -> new Output.Finished("length", null, usage());
                     case ERROR -> new Output.Finished(null, ended.message() == null ? "the turn failed"
                             : ended.message(), usage());
                 });

@@ -10,8 +10,12 @@ import java.util.function.Supplier;
 /**
  * Everything outside the state a decision may depend on, passed in so the decider stays a pure function:
  * the clock, limits, the user's current memory document, an id source, the permission mode a session gets when its
- * creator asks for none, and how long an approval waits for a person before it counts as denied.
+ * creator asks for none, how long an approval waits for a person before it counts as denied, and the loop guards'
+ * limits.
  */
 public record DecisionContext(Instant now, int maxIterations, MemoryDocument memory, Supplier<String> ids,
-                              PermissionMode defaultMode, Duration approvalTimeout) {
+                              PermissionMode defaultMode, Duration approvalTimeout, LoopLimits loopLimits) {
+    public DecisionContext {
+        loopLimits = loopLimits == null ? LoopLimits.DEFAULTS : loopLimits;
+    }
 }

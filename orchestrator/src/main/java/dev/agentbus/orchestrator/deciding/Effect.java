@@ -9,4 +9,12 @@ public sealed interface Effect {
     /** Call the model with the prompt built from the session state as of this decision. */
     record CallModel(String sessionId, String requestId) implements Effect {
     }
+
+    /**
+     * Stop the model call still streaming for a turn that ended without it (a cancel): its answer would be ignored
+     * anyway, and the model server should stop spending time on it. Only this process may be running it; a call that
+     * is not running here is nothing to stop.
+     */
+    record StopModelCall(String sessionId, String requestId) implements Effect {
+    }
 }

@@ -15,6 +15,8 @@ import dev.agentbus.events.input.SessionInput.RunUserTool;
 import dev.agentbus.events.input.SessionInput.MarkToolCallStarted;
 import dev.agentbus.events.input.SessionInput.PostNotification;
 import dev.agentbus.events.input.SessionInput.PostUserMessage;
+import dev.agentbus.events.input.SessionInput.PostWhisper;
+import dev.agentbus.events.input.SessionInput.RenameSession;
 import dev.agentbus.events.input.SessionInput.RecordModelFailure;
 import dev.agentbus.events.input.SessionInput.RecordModelResult;
 import dev.agentbus.events.input.SessionInput.RecordToolResult;
@@ -27,6 +29,10 @@ import dev.agentbus.events.session.SessionEvent.ApprovalDecided;
 import dev.agentbus.events.session.SessionEvent.ApprovalRequested;
 import dev.agentbus.events.session.SessionEvent.PermissionModeChanged;
 import dev.agentbus.events.session.SessionEvent.InputRejected;
+import dev.agentbus.events.session.SessionEvent.LoopWarned;
+import dev.agentbus.events.session.SessionEvent.SessionRenamed;
+import dev.agentbus.events.session.SessionEvent.WhisperDelivered;
+import dev.agentbus.events.session.SessionEvent.WhisperQueued;
 import dev.agentbus.events.session.SessionEvent.MemoryAttached;
 import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ModelCallFailed;
@@ -44,6 +50,7 @@ import dev.agentbus.events.session.SessionEvent.WaitScheduled;
 import dev.agentbus.events.session.ToolCallSpec;
 import dev.agentbus.events.session.TurnOutcome;
 import dev.agentbus.events.state.PendingApproval;
+import dev.agentbus.events.state.QueuedWhisper;
 import dev.agentbus.events.state.SessionFold;
 import dev.agentbus.events.state.SessionState;
 import dev.agentbus.events.state.SessionStatus;
@@ -59,7 +66,8 @@ import java.util.Optional;
 
 /**
  * The agent loop as a pure function: {@code decide(state, input) -> events + effects}. Every rule of the loop lives
- * here (turns, the iteration cap, cancel, waits, which tool runs where, permission modes and approvals), so each is
+ * here (turns, the iteration cap, cancel, waits, which tool runs where, permission modes and approvals, whispers,
+ * messages that wake a waiting turn, the loop guards), so each is
  * tested with given events /
  * when input / then events, no Kafka needed. It validates and explains; the fold only assigns.
  *
@@ -153,11 +161,35 @@ public final class SessionDecider {
                 }
                 if (!state.acceptsMessage()) {
                     return step.reject("a turn is already " + state.status().name().toLowerCase()
-                            + "; cancel it or wait for it to end before sending another message");
+                            + "; cancel it, wait for it to end, or whisper to it instead of sending another message");
                 }
-                step.emit(new UserMessagePosted(m.text()));
-                attachMemoryIfChanged(step);
-                step.callModel();
+                if (state.turnInProgress()) {
+                    // The turn waits (a WAIT, or approvals): the person is here now, so the message wakes it and
+                    // joins it, instead of a 409 that makes them cancel first.
+                    wake(step, envelope.userId());
+                    step.emit(new UserMessagePosted(m.text()));
+                    continueIfAllAnswered(step);
+                } else {
+                    step.emit(new UserMessagePosted(m.text()));
+                    attachMemoryIfChanged(step);
+                    step.callModel();
+                }
+            }
+            case RenameSession r -> {
+                if (r.title() == null || r.title().isBlank()) {
+                    return step.reject("the title is empty");
+                }
+                step.emit(new SessionRenamed(r.title().strip(), envelope.userId()));
+            }
+            case PostWhisper w -> {
+                if (w.text() == null || w.text().isBlank()) {
+                    return step.reject("the whisper is empty");
+                }
+                if (!state.acceptsWhisper()) {
+                    // Nothing would ever take it: a whisper waits for the next model call of a running turn.
+                    return step.reject("no turn is under way to whisper to; send a message instead");
+                }
+                step.emit(new WhisperQueued(ctx.ids().get(), w.text(), envelope.userId()));
             }
             case PostNotification n -> {
                 // For the people following the session; it never touches a turn, so it is taken at any time.
@@ -177,6 +209,9 @@ public final class SessionDecider {
                             "not run: the turn was cancelled before this call was approved", null, false, 0, false));
                 }
                 step.emit(new TurnEnded(TurnOutcome.CANCELLED, null, "cancelled by the user"));
+                if (state.turn() != null && state.turn().pendingRequestId() != null) {
+                    step.effects.add(new Effect.StopModelCall(envelope.sessionId(), state.turn().pendingRequestId()));
+                }
             }
             case RecordModelResult r -> {
                 if (!awaiting(state, r.requestId())) {
@@ -185,9 +220,16 @@ public final class SessionDecider {
                 List<ToolCallSpec> calls = withUniqueIds(r.toolCalls(), state, ctx);
                 step.emit(new ModelCallCompleted(r.requestId(), r.model(), r.content(), r.reasoning(),
                         calls, r.usage(), r.finishReason()));
-                if (calls.isEmpty()) {
+                Optional<LoopGuards.Sighting> loop = LoopGuards.afterAnswer(step.state, ctx.loopLimits());
+                if (loop.isPresent() && step.state.turn().loopWarnings().contains(loop.get().guard())) {
+                    endInLoop(step, loop.get());
+                } else if (calls.isEmpty()) {
+                    if (loop.isPresent()) {
+                        step.emit(new LoopWarned(loop.get().guard(), loop.get().reason()));
+                    }
                     answer(step, r.content());
                 } else {
+                    loop.ifPresent(l -> step.emit(new LoopWarned(l.guard(), l.reason())));
                     dispatchToolCalls(step, calls);
                     continueIfAllAnswered(step);
                 }
@@ -274,16 +316,69 @@ public final class SessionDecider {
         }
     }
 
-    /** A reply without tool calls ends the turn, unless it asks to wait. */
+    /**
+     * A reply without tool calls ends the turn, unless it asks to wait, or a person whispered meanwhile (the model
+     * has not seen the whisper yet, so it is asked again with it), or it is empty while the empty-replies guard is
+     * on (the model is asked again; the guard counts such replies).
+     */
     private static void answer(Step step, String content) {
         Optional<WaitRequest> wait = WaitRequest.fromAnswer(content)
                 .filter(w -> withinReach(w.until(), step.ctx.now()));
+        boolean empty = content == null || content.isBlank();
         if (wait.isPresent()) {
             step.emit(new WaitScheduled(step.ctx.ids().get(), wait.get().until(), wait.get().reason(), null));
+        } else if (!step.state.queuedWhispers().isEmpty()
+                || (empty && step.ctx.loopLimits().emptyReplies() > 0)) {
+            step.callModel();
         } else {
             step.emit(new TurnEnded(TurnOutcome.COMPLETED, content, null));
         }
     }
+
+    /**
+     * A guard that warned in this turn sees a loop again: the turn ends. Calls of the last answer that have not gone
+     * to a worker are answered "not run", so every call of the log keeps its result.
+     */
+    private static void endInLoop(Step step, LoopGuards.Sighting loop) {
+        SessionState s = step.state;
+        for (String callId : s.turn().openToolCalls()) {
+            ToolCallView view = s.toolCalls().get(callId);
+            if (view != null && view.status() == ToolCallView.Status.PROPOSED) {
+                step.emit(new ToolCallCompleted(callId, false, null,
+                        "not run: the loop guard ended the turn", null, false, 0, false));
+            }
+        }
+        step.emit(new TurnEnded(TurnOutcome.LOOP_DETECTED, null, loop.reason()));
+    }
+
+    /**
+     * A person's message to a waiting turn ends what it waits for: the wait ends early (the wait tool's call is
+     * answered as interrupted), pending approvals are denied and the calls held behind them answered "not run". The
+     * person chose to talk rather than decide, and the model hears why from each call's result.
+     */
+    private static void wake(Step step, String by) {
+        SessionState s = step.state;
+        for (String callId : heldOrAwaiting(s)) {
+            if (s.pendingApproval(callId).isPresent()) {
+                step.emit(new ApprovalDecided(callId, ApprovalDecision.DENIED, WOKEN_NOTE, by));
+                step.emit(new ToolCallCompleted(callId, false, null, "not run: " + WOKEN_NOTE
+                        + " of deciding on this call", null, false, 0, false));
+            } else {
+                step.emit(new ToolCallCompleted(callId, false, null, "not run: the user sent a new message before "
+                        + "this call was released", null, false, 0, false));
+            }
+        }
+        if (s.pendingWait() != null) {
+            step.emit(new WaitEnded(s.pendingWait().waitId(), true));
+            if (s.pendingWait().callId() != null) {
+                step.emit(new ToolCallCompleted(s.pendingWait().callId(), true, "The wait until "
+                        + s.pendingWait().until() + " was interrupted at " + step.ctx.now()
+                        + " by a message from the user.", null, null, false, 0, false));
+            }
+        }
+    }
+
+    static final String WOKEN_NOTE = "the person sent a new message instead";
 
     private static void dispatchToolCalls(Step step, List<ToolCallSpec> calls) {
         boolean waitTaken = false;
@@ -442,12 +537,25 @@ public final class SessionDecider {
         return new ToolCallCompleted(call.id(), false, null, error, null, false, 0, false);
     }
 
-    /** When every tool call of the turn is answered and no wait is pending, the model gets the results. */
+    /**
+     * When every tool call of the turn is answered and no wait is pending, the model gets the results — unless a
+     * loop guard that warned in this turn sees a loop again. A guard that sees one for the first time warns first.
+     */
     private static void continueIfAllAnswered(Step step) {
         SessionState s = step.state;
         if (s.turn() == null || s.status() != SessionStatus.RUNNING || s.turn().pendingRequestId() != null
                 || !s.turn().openToolCalls().isEmpty()) {
             return;
+        }
+        List<LoopGuards.Sighting> loops = LoopGuards.beforeNextCall(s, step.ctx.loopLimits());
+        for (LoopGuards.Sighting loop : loops) {
+            if (s.turn().loopWarnings().contains(loop.guard())) {
+                endInLoop(step, loop);
+                return;
+            }
+        }
+        if (!loops.isEmpty()) {
+            step.emit(new LoopWarned(loops.getFirst().guard(), loops.getFirst().reason()));
         }
         step.callModel();
     }
@@ -478,6 +586,11 @@ public final class SessionDecider {
                 emit(new TurnEnded(TurnOutcome.ITERATION_CAP, null, "stopped after " + ctx.maxIterations()
                         + " model calls in one turn (the iteration cap)"));
                 return;
+            }
+            // Whispers go into this call: delivered into the conversation first, so the prompt, built from the
+            // state alone, carries them.
+            for (QueuedWhisper w : state.queuedWhispers()) {
+                emit(new WhisperDelivered(w.whisperId()));
             }
             String requestId = ctx.ids().get();
             emit(new ModelCallStarted(requestId, next));

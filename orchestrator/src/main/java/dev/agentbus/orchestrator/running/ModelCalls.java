@@ -21,11 +21,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * Runs the "call the model" effect on virtual threads. The outcome is not recorded here: it is handed to the
@@ -48,6 +50,9 @@ final class ModelCalls implements AutoCloseable {
     private final Clock clock;
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
     private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
+    /** The calls running here, by request id, so a cancelled turn's stream can be stopped. */
+    private final Map<String, Future<?>> running = new ConcurrentHashMap<>();
+    private final Set<String> stopped = ConcurrentHashMap.newKeySet();
 
     /** Where an answered call goes: the engine, which records it. Called on the call's thread. */
     interface Answers {
@@ -71,13 +76,35 @@ final class ModelCalls implements AutoCloseable {
         if (!inFlight.add(requestId)) {
             return;
         }
-        threads.submit(() -> {
+        // Registered before it runs, so a stop that comes at once still finds it; the task waits for the
+        // registration, so its own clean-up cannot run before it.
+        java.util.concurrent.CountDownLatch registered = new java.util.concurrent.CountDownLatch(1);
+        running.put(requestId, threads.submit(() -> {
             try {
+                registered.await();
                 call(requestId, state, trace);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             } finally {
+                running.remove(requestId);
                 inFlight.remove(requestId);
+                stopped.remove(requestId);
             }
-        });
+        }));
+        registered.countDown();
+    }
+
+    /**
+     * Stops a call running here: its thread is interrupted, which ends the blocking read of the streamed answer and
+     * closes the connection, so the model server stops generating. Its outcome is not handed to the engine.
+     */
+    void stop(String requestId) {
+        Future<?> call = running.get(requestId);
+        if (call != null) {
+            stopped.add(requestId);
+            call.cancel(true);
+            LOG.info("model call {} stopped: its turn ended", requestId);
+        }
     }
 
     private void call(String requestId, SessionState state, SpanContext trace) {
@@ -106,6 +133,9 @@ final class ModelCalls implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.error("model call {} of session {} failed unexpectedly", requestId, sessionId, e);
             outcome = new RecordModelFailure(requestId, "unexpected error: " + e);
+        }
+        if (stopped.contains(requestId) || Thread.currentThread().isInterrupted()) {
+            return; // the turn ended without it; the decider would ignore the outcome anyway
         }
         if (!threads.isShutdown()) {
             answers.answered(new InputEnvelope(UUID.randomUUID().toString(), sessionId, clock.instant(), requestId,

@@ -9,7 +9,9 @@ import dev.agentbus.events.topics.Topics;
 import dev.agentbus.eventbus.secrets.SecretBox;
 import dev.agentbus.events.models.UserModelSettings;
 import dev.agentbus.orchestrator.config.AgentSettings;
+import dev.agentbus.orchestrator.config.LoopGuardSettings;
 import dev.agentbus.orchestrator.config.PermissionSettings;
+import dev.agentbus.orchestrator.deciding.LoopLimits;
 import dev.agentbus.orchestrator.config.LlmSettings;
 import dev.agentbus.orchestrator.prompting.PromptBuilder;
 import io.micronaut.context.annotation.Context;
@@ -33,13 +35,16 @@ public class OrchestratorRuntime {
     private final int snapshotEvery;
     private final SecretBox secrets;
     private final PermissionSettings permissions;
+    private final LoopLimits loopLimits;
     private CompactedTopicView<MemoryDocument> memory;
     private CompactedTopicView<UserModelSettings> userModels;
     private ModelServers servers;
     private SessionEngine engine;
 
     public OrchestratorRuntime(KafkaSettings kafka, LlmSettings llm, AgentSettings agent,
-                               PermissionSettings permissions, SecretBox secrets) {
+                               PermissionSettings permissions, LoopGuardSettings loopGuard, SecretBox secrets) {
+        this.loopLimits = new LoopLimits(loopGuard.repeatedCalls(), loopGuard.noProgress(), loopGuard.toolErrors(),
+                loopGuard.emptyReplies());
         this.kafka = kafka;
         this.permissions = permissions;
         this.secrets = secrets;
@@ -69,14 +74,14 @@ public class OrchestratorRuntime {
         PromptBuilder prompts = new PromptBuilder(systemPrompt);
         engine = new SessionEngine(kafka, answers -> new ModelCalls(kafka, servers, prompts, Clock.systemUTC(), answers),
                 userId -> memory.get(userId).orElse(MemoryDocument.empty(userId)), Clock.systemUTC(), maxIterations,
-                snapshotEvery, permissions.defaultMode(), permissions.approvalTimeout());
+                snapshotEvery, permissions.defaultMode(), permissions.approvalTimeout(), loopLimits);
         engine.start();
         LOG.info("orchestrator started: model server {}, model {}, max {} model calls per turn, {}, permission mode {} "
-                        + "by default, approvals expire after {}",
+                        + "by default, approvals expire after {}, loop guards {}",
                 llm.modelSettings().baseUrl(),
                 llm.modelSettings().model().isBlank() ? "(the server's first)" : llm.modelSettings().model(),
                 maxIterations, snapshotEvery == 0 ? "snapshots off" : "a snapshot every " + snapshotEvery + " events",
-                permissions.defaultMode().wireName(), permissions.approvalTimeout());
+                permissions.defaultMode().wireName(), permissions.approvalTimeout(), loopLimits);
     }
 
     @PreDestroy

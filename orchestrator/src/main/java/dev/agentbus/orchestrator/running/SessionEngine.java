@@ -20,6 +20,7 @@ import dev.agentbus.events.topics.Topics;
 import dev.agentbus.orchestrator.deciding.Decision;
 import dev.agentbus.events.session.PermissionMode;
 import dev.agentbus.orchestrator.deciding.DecisionContext;
+import dev.agentbus.orchestrator.deciding.LoopLimits;
 import dev.agentbus.orchestrator.deciding.Effect;
 import dev.agentbus.orchestrator.deciding.SessionDecider;
 import io.opentelemetry.api.trace.SpanContext;
@@ -75,6 +76,7 @@ final class SessionEngine implements Handler<InputEnvelope>, AutoCloseable {
     private final int maxIterations;
     private final PermissionMode defaultMode;
     private final Duration approvalTimeout;
+    private final LoopLimits loopLimits;
     private final SessionLogLoader loader;
     private final SnapshotWriter snapshots;
     private final TransactionalProcessor<InputEnvelope> processor;
@@ -92,7 +94,8 @@ final class SessionEngine implements Handler<InputEnvelope>, AutoCloseable {
     /** @param modelCalls makes the model calls, given where their answers go */
     SessionEngine(KafkaSettings kafka, Function<ModelCalls.Answers, ModelCalls> modelCalls, MemoryLookup memory,
                   Clock clock, int maxIterations, int snapshotEvery, PermissionMode defaultMode,
-                  Duration approvalTimeout) {
+                  Duration approvalTimeout, LoopLimits loopLimits) {
+        this.loopLimits = loopLimits;
         this.modelCalls = modelCalls.apply(this::answered);
         this.defaultMode = defaultMode;
         this.approvalTimeout = approvalTimeout;
@@ -174,7 +177,7 @@ final class SessionEngine implements Handler<InputEnvelope>, AutoCloseable {
         try {
             decision = decider.decide(state, input,
                     new DecisionContext(now, maxIterations, memory.forUser(userId), () -> UUID.randomUUID().toString(),
-                            defaultMode, approvalTimeout));
+                            defaultMode, approvalTimeout, loopLimits));
             long seq = state.lastSeq();
             for (SessionEvent event : decision.events()) {
                 EventEnvelope envelope = new EventEnvelope(UUID.randomUUID().toString(), input.sessionId(), ++seq,
@@ -203,6 +206,9 @@ final class SessionEngine implements Handler<InputEnvelope>, AutoCloseable {
                 // log. (Starting it while the commit runs saved a few milliseconds a step, but a reader that saw the
                 // request could then not yet find the event, which the fault suite relies on.)
                 case Effect.CallModel call -> out.afterCommit(() -> modelCalls.start(call.requestId(), after, trace));
+                // After the commit too: the cancel is recorded first, so the failure the stopped call reports is
+                // already one the decider ignores.
+                case Effect.StopModelCall stop -> out.afterCommit(() -> modelCalls.stop(stop.requestId()));
             }
         }
     }

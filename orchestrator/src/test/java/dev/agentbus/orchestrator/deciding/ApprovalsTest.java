@@ -126,11 +126,14 @@ class ApprovalsTest {
         }
 
         @Test
-        void a_message_while_an_approval_is_pending_is_rejected_like_one_during_a_running_turn() {
-            Decision d = awaitingShell().when(new PostUserMessage("hurry"));
+        void a_message_while_an_approval_is_pending_denies_it_and_joins_the_turn() {
+            Decision d = awaitingShell().when(new PostUserMessage("never mind, just list the files"));
 
-            assertThat(d.events()).singleElement().isInstanceOfSatisfying(InputRejected.class,
-                    r -> assertThat(r.reason()).contains("awaiting_approval"));
+            // The whole rule, with a held call and a wait besides, is in SteeringTest.
+            assertThat(d.events().getFirst()).isEqualTo(new ApprovalDecided("c1", ApprovalDecision.DENIED,
+                    SessionDecider.WOKEN_NOTE, DeciderFixture.USER));
+            assertThat(d.state().pendingApprovals()).isEmpty();
+            assertThat(d.state().status()).isEqualTo(SessionStatus.RUNNING);
         }
 
         @Test

@@ -31,6 +31,7 @@ final class DeciderFixture {
     private MemoryDocument memory = MemoryDocument.empty(USER);
     private int maxIterations = 10;
     private PermissionMode defaultMode = PermissionMode.AUTO;
+    private LoopLimits loopLimits = LoopLimits.DEFAULTS;
 
     static DeciderFixture given(SessionEvent... events) {
         DeciderFixture f = new DeciderFixture();
@@ -63,7 +64,12 @@ final class DeciderFixture {
     Decision whenBy(String user, SessionInput input) {
         return decider.decide(state(), new InputEnvelope("input-1", SESSION, NOW, null, user, input),
                 new DecisionContext(NOW, maxIterations, memory, () -> "id-" + ids.incrementAndGet(), defaultMode,
-                        APPROVAL_TIMEOUT));
+                        APPROVAL_TIMEOUT, loopLimits));
+    }
+
+    DeciderFixture withLoopLimits(LoopLimits limits) {
+        loopLimits = limits;
+        return this;
     }
 
     DeciderFixture withMaxIterations(int max) {
@@ -78,6 +84,6 @@ final class DeciderFixture {
     Decision when(SessionInput input) {
         return decider.decide(state(), new InputEnvelope("input-1", SESSION, NOW, null, USER, input),
                 new DecisionContext(NOW, maxIterations, memory, () -> "id-" + ids.incrementAndGet(), defaultMode,
-                        APPROVAL_TIMEOUT));
+                        APPROVAL_TIMEOUT, loopLimits));
     }
 }

@@ -116,7 +116,8 @@ class SnapshottingEngineIT {
                 user -> java.util.Optional.empty(), null);
         SessionEngine engine = new SessionEngine(topics.kafka,
                 answers -> new ModelCalls(topics.kafka, client, new PromptBuilder(""), Clock.systemUTC(), answers),
-                MemoryDocument::empty, Clock.systemUTC(), 10, EVERY, PermissionMode.AUTO, Duration.ofMinutes(30));
+                MemoryDocument::empty, Clock.systemUTC(), 10, EVERY, PermissionMode.AUTO, Duration.ofMinutes(30),
+                dev.agentbus.orchestrator.deciding.LoopLimits.DEFAULTS);
         engine.start();
         running.add(engine);
         running.add(client);

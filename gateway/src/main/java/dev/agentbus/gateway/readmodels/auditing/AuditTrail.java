@@ -12,6 +12,10 @@ import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ModelCallFailed;
 import dev.agentbus.events.session.SessionEvent.ModelCallStarted;
 import dev.agentbus.events.session.SessionEvent.SessionCreated;
+import dev.agentbus.events.session.SessionEvent.LoopWarned;
+import dev.agentbus.events.session.SessionEvent.SessionRenamed;
+import dev.agentbus.events.session.SessionEvent.WhisperDelivered;
+import dev.agentbus.events.session.SessionEvent.WhisperQueued;
 import dev.agentbus.events.session.SessionEvent.SessionForked;
 import dev.agentbus.events.session.SessionEvent.ToolCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ToolCallRequested;
@@ -104,6 +108,15 @@ final class AuditTrail {
                 // The call was audited as requested with the model's answer; its result says if it was denied.
             }
             case ApprovalDecided d -> {
+            }
+            case SessionRenamed r -> {
+            }
+            case WhisperQueued w -> {
+            }
+            case WhisperDelivered w -> {
+            }
+            case LoopWarned w -> {
+                // A loop-detected turn leaves its calls answered "not run" in their results.
             }
             case UnknownEvent u -> {
             }

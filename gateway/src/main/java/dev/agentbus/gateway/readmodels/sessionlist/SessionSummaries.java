@@ -4,6 +4,10 @@ import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.session.SessionEvent.ApprovalDecided;
 import dev.agentbus.events.session.SessionEvent.ApprovalRequested;
 import dev.agentbus.events.session.SessionEvent.InputRejected;
+import dev.agentbus.events.session.SessionEvent.LoopWarned;
+import dev.agentbus.events.session.SessionEvent.SessionRenamed;
+import dev.agentbus.events.session.SessionEvent.WhisperDelivered;
+import dev.agentbus.events.session.SessionEvent.WhisperQueued;
 import dev.agentbus.events.session.SessionEvent.PermissionModeChanged;
 import dev.agentbus.events.session.SessionEvent.NotificationPosted;
 import dev.agentbus.events.session.SessionEvent.MemoryAttached;
@@ -70,8 +74,9 @@ final class SessionSummaries {
             }
             case UserMessagePosted m -> {
                 b.status = SessionStatus.RUNNING;
+                // A message that woke a waiting turn joins it, as in the fold.
+                b.turns = row.inTurn() ? row.turns() : row.turns() + 1;
                 b.inTurn = true;
-                b.turns = row.turns() + 1;
                 b.lastMessage(m.text(), "user", e);
             }
             case ModelCallCompleted m -> {
@@ -81,6 +86,19 @@ final class SessionSummaries {
                 if (m.content() != null && !m.content().isBlank()) {
                     b.lastMessage(m.content(), "assistant", e);
                 }
+            }
+            case SessionRenamed r -> {
+                if (r.title() != null && !r.title().isBlank()) {
+                    b.title = r.title();
+                }
+            }
+            case WhisperQueued w -> {
+                // A note for the model; the list shows people's messages and answers.
+            }
+            case WhisperDelivered w -> {
+            }
+            case LoopWarned w -> {
+                // The turn.ended.v1 that may follow says how the turn ended.
             }
             case WaitScheduled w -> b.status = SessionStatus.WAITING;
             case WaitEnded w -> b.status = row.inTurn() ? SessionStatus.RUNNING : SessionStatus.IDLE;
@@ -153,6 +171,7 @@ final class SessionSummaries {
     /** A mutable copy used inside one evolve call, so the record stays immutable. */
     private static final class Row {
         final SessionSummary from;
+        String title;
         SessionStatus status;
         boolean inTurn;
         Instant updatedAt;
@@ -168,6 +187,7 @@ final class SessionSummaries {
 
         Row(SessionSummary s) {
             from = s;
+            title = s.title();
             status = s.status();
             inTurn = s.inTurn();
             updatedAt = s.updatedAt();
@@ -189,7 +209,7 @@ final class SessionSummaries {
         }
 
         SessionSummary build() {
-            return new SessionSummary(from.sessionId(), from.userId(), from.title(), status, inTurn,
+            return new SessionSummary(from.sessionId(), from.userId(), title, status, inTurn,
                     from.createdAt(), updatedAt, lastSeq, lastMessage, lastMessageRole, lastMessageAt, lastOutcome,
                     lastModel, turns, modelCalls, usage, from.forkedFrom());
         }

@@ -24,7 +24,8 @@ public final class SessionSummaryProjection implements TableProjection {
 
     private static final String UPSERT = "INSERT INTO sessions (" + COLUMNS + ") "
             + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-            + "ON CONFLICT (session_id) DO UPDATE SET status = excluded.status, in_turn = excluded.in_turn, "
+            + "ON CONFLICT (session_id) DO UPDATE SET title = excluded.title, status = excluded.status, "
+            + "in_turn = excluded.in_turn, "
             + "updated_at = excluded.updated_at, last_seq = excluded.last_seq, last_message = excluded.last_message, "
             + "last_message_role = excluded.last_message_role, last_message_at = excluded.last_message_at, "
             + "last_outcome = excluded.last_outcome, last_model = excluded.last_model, turns = excluded.turns, "
