@@ -45,6 +45,8 @@ public final class ChatRepl {
             new String[]{"/session", "print the current session's id"},
             new String[]{"/show", "show the current session: status, conversation, tool calls, tokens"},
             new String[]{"/cancel", "cancel the current session's running or waiting turn"},
+            new String[]{"/whisper TEXT", "add a note to the current session's turn without stopping it"},
+            new String[]{"/rename TITLE", "rename the current session"},
             new String[]{"/memory", "print your memory document"},
             new String[]{"/memory set TEXT", "replace your memory document with TEXT"},
             new String[]{"/memory reset", "empty your memory document"},
@@ -179,6 +181,8 @@ public final class ChatRepl {
                 case "/session" -> printer.println(session != null ? session : noSessionYet());
                 case "/show" -> show();
                 case "/cancel" -> cancel();
+                case "/whisper" -> whisper(arg);
+                case "/rename" -> rename(arg);
                 case "/memory" -> memory(arg);
                 case "/quit", "/exit" -> {
                     return false;
@@ -192,6 +196,32 @@ public final class ChatRepl {
             unexpected(e);
         }
         return true;
+    }
+
+    private void whisper(String text) {
+        if (text.isEmpty()) {
+            printer.error("usage: /whisper TEXT (a note the agent reads at its next model call)");
+            return;
+        }
+        if (session == null) {
+            printer.error(noSessionYet());
+            return;
+        }
+        gateway.whisper(session, text);
+        printer.println(printer.dim("whispered; the agent reads it at its next model call"));
+    }
+
+    private void rename(String title) {
+        if (title.isEmpty()) {
+            printer.error("usage: /rename TITLE");
+            return;
+        }
+        if (session == null) {
+            printer.error(noSessionYet());
+            return;
+        }
+        gateway.rename(session, title);
+        printer.println("renamed to " + title);
     }
 
     private void help() {

@@ -99,6 +99,22 @@ public final class GatewayClient {
                 + java.net.URLEncoder.encode(callId, StandardCharsets.UTF_8).replace("+", "%20"), body), sessionId);
     }
 
+    /**
+     * POST /api/v1/sessions/{id}/whisper: a note for the running turn's next model call. A session with no turn under
+     * way answers 409 ({@link GatewayException.Kind#CONFLICT}).
+     */
+    public void whisper(String sessionId, String text) {
+        send(post(sessionPath(sessionId) + "/whisper", JSON.createObjectNode().put("text", text)), sessionId);
+    }
+
+    /** PUT /api/v1/sessions/{id}/title. */
+    public void rename(String sessionId, String title) {
+        ObjectNode body = JSON.createObjectNode().put("title", title);
+        send(request(sessionPath(sessionId) + "/title").header("Accept", "application/json")
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(body.toString(), StandardCharsets.UTF_8)).build(), sessionId);
+    }
+
     /** PUT /api/v1/sessions/{id}/mode: auto, normal or manual. */
     public void setPermissionMode(String sessionId, String mode) {
         ObjectNode body = JSON.createObjectNode().put("mode", mode);

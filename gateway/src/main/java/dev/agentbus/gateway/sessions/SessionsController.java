@@ -93,7 +93,7 @@ class SessionsController {
                     "text is longer than " + MAX_MESSAGE_CHARS + " characters");
         }
         if (!state.acceptsMessage()) {
-            throw SessionAccess.busy(state, "cancel the turn or wait for it to end");
+            throw SessionAccess.busy(state, "cancel the turn, wait for it to end, or whisper to it");
         }
         String inputId = inputs.send(id, userOf(request), new SessionInput.PostUserMessage(text));
         return HttpResponse.accepted().body(ApiJson.write(new AcceptedInput(inputId)));

@@ -162,6 +162,11 @@ class IsolationIT {
         // A call that really awaits Alice's decision; a bad body is 404 too (access is checked first).
         p.put("POST /api/v1/sessions/{id}/approvals/{callId}", Probe.of(Expect.NOT_FOUND, "POST",
                 "/api/v1/sessions/" + aliceAwaiting + "/approvals/c2", Map.of("decision", "approve")));
+        p.put("PUT /api/v1/sessions/{id}/title", Probe.of(Expect.NOT_FOUND, "PUT", s + "/title",
+                Map.of("title", "Bob was here")));
+        // A turn that is really under way, so a whisper would be taken; a bad body is 404 too.
+        p.put("POST /api/v1/sessions/{id}/whisper", Probe.of(Expect.NOT_FOUND, "POST",
+                "/api/v1/sessions/" + aliceAwaiting + "/whisper", Map.of("text", "psst")));
         p.put("GET /api/v1/sessions/{id}/log", Probe.of(Expect.NOT_FOUND, "GET", s + "/log", null));
         p.put("GET /api/v1/sessions/{id}/events", Probe.of(Expect.NOT_FOUND, "GET", s + "/events", null));
         p.put("GET /api/v1/sessions/{id}/export", Probe.of(Expect.NOT_FOUND, "GET", s + "/export", null));
@@ -364,12 +369,18 @@ class IsolationIT {
                 .isEqualTo(403);
         assertThat(carol.post(s + "/approvals/c1", Map.of("decision", "approve")).status())
                 .as("read-only: no decisions").isEqualTo(403);
+        assertThat(carol.put(s + "/title", Map.of("title", "Carol's now")).status()).as("read-only: no renaming")
+                .isEqualTo(403);
+        assertThat(carol.post(s + "/whisper", Map.of("text", "psst")).status()).as("read-only: no whispers")
+                .isEqualTo(403);
         assertThat(carol.put(s + "/shares/team", Map.of("mode", "write")).status())
                 .as("only the owner shares").isEqualTo(404);
         assertThat(bob.get(s).status()).as("not a member").isEqualTo(404);
 
         assertThat(alice.put(s + "/shares/team", Map.of("mode", "write")).status()).isEqualTo(200);
         assertThat(carol.post(s + "/cancel", null).status()).as("past access; the session is idle").isEqualTo(409);
+        assertThat(carol.post(s + "/whisper", Map.of("text", "psst")).status())
+                .as("past access; no turn to whisper to").isEqualTo(409);
         assertThat(carol.post(s + "/approvals/c1", Map.of("decision", "approve")).status())
                 .as("past access; c1 is not pending").isEqualTo(409);
         assertThat(alice.put(s + "/shares/team", Map.of("mode", "everything")).status()).isEqualTo(400);
