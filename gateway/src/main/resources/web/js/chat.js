@@ -13,7 +13,7 @@ const WINDOW = 150;
 const DRAWS_PER_FRAME = 40;
 
 const STATUS_EVENTS = new Set(['session.created.v1', 'approval.requested.v1', 'approval.decided.v1',
-  'wait.scheduled.v1', 'wait.ended.v1']);
+  'wait.scheduled.v1', 'wait.ended.v1', 'session.renamed.v1']);
 
 export class ChatView {
   constructor(root, onActivity, onForked, commandContext) {
@@ -157,7 +157,10 @@ export class ChatView {
     if (t.mode && document.activeElement !== this.mode) {
       this.mode.value = t.mode;
     }
-    this.send.disabled = t.running;
+    // While the agent works, what you send is a whisper for its next step; while it waits, a message wakes it.
+    const whispering = t.running && !t.waiting;
+    this.send.textContent = whispering ? 'Whisper' : 'Send';
+    this.send.title = whispering ? 'A note the agent reads at its next step, without stopping it' : '';
     this.stats.textContent = statsOf(t);
     if (follow) {
       this.list.lastElementChild?.scrollIntoView({ block: 'end', behavior: 'auto' });
@@ -267,12 +270,14 @@ export class ChatView {
       command.run({ ...this.commandContext, chat: this });
       return;
     }
-    if (!text || this.transcript.running) {
+    if (!text) {
       return;
     }
     this.error.textContent = '';
+    const whisper = this.transcript.running && !this.transcript.waiting;
     try {
-      await api('POST', `/api/v1/sessions/${encodeURIComponent(this.sessionId)}/messages`, { text });
+      await api('POST', `/api/v1/sessions/${encodeURIComponent(this.sessionId)}/${whisper ? 'whisper' : 'messages'}`,
+        { text });
       this.input.value = '';
     } catch (e) {
       this.error.textContent = e.message;

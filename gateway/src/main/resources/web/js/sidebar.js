@@ -79,7 +79,29 @@ export class Sidebar {
             if (folder !== null) {
               this.label(s.id, { pinned: label.pinned, folder: folder.trim() || null });
             }
-          } }, 'Folder…')));
+          } }, 'Folder…'),
+        h('button', { type: 'button', class: 'small', 'data-testid': 'session-rename',
+          'aria-label': `Rename ${s.title || 'Untitled'}`, onclick: () => this.rename(s) }, 'Rename…')));
+  }
+
+  async rename(s) {
+    const title = prompt('A new title', s.title || '');
+    if (title === null || !title.trim()) {
+      return;
+    }
+    try {
+      await api('PUT', `/api/v1/sessions/${encodeURIComponent(s.id)}/title`, { title: title.trim() });
+      // The rename is an input: the orchestrator records it a moment later, and the list shows it then.
+      for (let i = 0; i < 25; i++) {
+        await this.refresh();
+        if (this.sessions.find((x) => x.id === s.id)?.title === title.trim()) {
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    } catch (e) {
+      this.error.textContent = e.message;
+    }
   }
 
   async label(id, label) {

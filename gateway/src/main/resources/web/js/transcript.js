@@ -10,6 +10,7 @@ export const EVENT_TYPES = [
   'tool_call.requested.v1', 'tool_call.started.v1', 'tool_call.completed.v1',
   'wait.scheduled.v1', 'wait.ended.v1', 'turn.ended.v1', 'input.rejected.v1', 'notification.posted.v1',
   'permission_mode.changed.v1', 'approval.requested.v1', 'approval.decided.v1',
+  'session.renamed.v1', 'whisper.queued.v1', 'whisper.delivered.v1', 'loop.warned.v1',
 ];
 
 export function emptyTranscript() {
@@ -41,6 +42,24 @@ export function applyEvent(t, envelope) {
     case 'session.created.v1':
       t.title = d.title || '';
       t.mode = (d.mode || 'AUTO').toLowerCase();
+      break;
+    case 'session.renamed.v1':
+      t.title = d.title || t.title;
+      add(t, `renamed-${envelope.seq}`, { kind: 'notice', text: `Renamed “${d.title}”.` });
+      break;
+    case 'whisper.queued.v1':
+      add(t, `whisper-${d.whisperId}`, { kind: 'notice', text: `Whisper: ${d.text} (for the agent's next step)`,
+        whisper: true });
+      break;
+    case 'whisper.delivered.v1': {
+      const item = touch(t, `whisper-${d.whisperId}`);
+      if (item) {
+        item.text = item.text.replace(" (for the agent's next step)", ' (delivered)');
+      }
+      break;
+    }
+    case 'loop.warned.v1':
+      add(t, `loop-${envelope.seq}`, { kind: 'notice', text: `Loop guard: ${d.reason}` });
       break;
     case 'permission_mode.changed.v1':
       t.mode = (d.mode || 'AUTO').toLowerCase();
@@ -127,10 +146,15 @@ export function applyEvent(t, envelope) {
       break;
     }
     case 'wait.scheduled.v1':
+      t.waiting = true;
       add(t, `wait-${d.waitId}`, { kind: 'notice', text: `Waiting until ${d.until}${d.reason ? `: ${d.reason}` : ''}.` });
+      break;
+    case 'wait.ended.v1':
+      t.waiting = false;
       break;
     case 'turn.ended.v1':
       t.running = false;
+      t.waiting = false;
       if (d.outcome && d.outcome !== 'COMPLETED') {
         add(t, `end-${envelope.seq}`, { kind: 'notice', text: endNotice(d) });
       }
@@ -176,6 +200,7 @@ function endNotice(d) {
   switch (d.outcome) {
     case 'CANCELLED': return 'Stopped.';
     case 'ITERATION_CAP': return `Stopped at the step limit${d.message ? `: ${d.message}` : '.'}`;
+    case 'LOOP_DETECTED': return `Stopped: the agent was going round in circles${d.message ? ` (${d.message})` : '.'}`;
     default: return `The turn ended: ${d.outcome}${d.message ? ` (${d.message})` : ''}.`;
   }
 }

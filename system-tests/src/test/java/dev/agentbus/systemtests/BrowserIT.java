@@ -450,6 +450,31 @@ class BrowserIT extends OnStandaloneStack {
     }
 
     @Test
+    void a_whisper_reaches_the_agents_next_step_and_a_session_is_renamed() {
+        logIn();
+        model.reply(ScriptedReply.text("first thoughts").withDelay(Duration.ofSeconds(4))).replyText("revised answer");
+        byTestId("new-session").click();
+        String session = currentSession();
+        send("plan the trip");
+        wait(ExpectedConditions.textToBe(By.cssSelector("[data-testid=composer-send]"), "Whisper"));
+        send("also book a hotel");
+        wait(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector(".transcript"),
+                "Whisper: also book a hotel"));
+        waitForAnswer("revised answer");
+        assertThat(model.lastRequest().toString()).contains("also book a hotel");
+        wait(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector(".transcript"), "(delivered)"));
+
+        WebElement row = wait(ExpectedConditions.presenceOfElementLocated(By.xpath(
+                "//button[@data-session-id='" + session + "']/ancestor::li[contains(@class,'entry')]")));
+        new org.openqa.selenium.interactions.Actions(chrome).moveToElement(row).perform();
+        row.findElement(By.cssSelector("[data-testid=session-rename]")).click();
+        chrome.switchTo().alert().sendKeys("Trip to Lisbon");
+        chrome.switchTo().alert().accept();
+        wait(ExpectedConditions.textToBePresentInElementLocated(
+                By.cssSelector("[data-session-id='" + session + "'] .title"), "Trip to Lisbon"));
+    }
+
+    @Test
     void at_a_phones_width_the_sessions_and_the_composer_are_both_there() {
         chrome.manage().window().setSize(Browser.MOBILE);
         logIn();
