@@ -18,6 +18,9 @@ import java.util.List;
 public record Insight(String id, InsightCategory category, String text, double confidence,
                       List<InsightSource> sources, Instant createdAt, Instant lastSeenAt, long uses, long feedback,
                       boolean disabled, boolean pinned) {
+    /** The longest text an insight may have, from the model or from a person. */
+    public static final int MAX_TEXT_CHARS = 500;
+
     public Insight {
         sources = sources == null ? List.of() : List.copyOf(sources);
     }

@@ -233,6 +233,13 @@ class IsolationIT {
         p.put("PUT /api/v1/memory", Probe.of(Expect.CALLERS_OWN, "PUT", "/api/v1/memory",
                 Map.of("content", "bob's notes")));
         p.put("DELETE /api/v1/memory", Probe.of(Expect.CALLERS_OWN, "DELETE", "/api/v1/memory", null));
+        p.put("GET /api/v1/memory/insights", Probe.of(Expect.CALLERS_OWN, "GET", "/api/v1/memory/insights", null));
+        p.put("PUT /api/v1/memory/insights/{id}", Probe.of(Expect.NOT_FOUND, "PUT",
+                "/api/v1/memory/insights/ins_guessed", Map.of("pinned", true)));
+        p.put("DELETE /api/v1/memory/insights/{id}", Probe.of(Expect.NOT_FOUND, "DELETE",
+                "/api/v1/memory/insights/ins_guessed", null));
+        p.put("DELETE /api/v1/memory/insights", Probe.of(Expect.CALLERS_OWN, "DELETE", "/api/v1/memory/insights",
+                null));
         p.put("GET /api/v1/me", Probe.of(Expect.CALLERS_OWN, "GET", "/api/v1/me", null));
         p.put("GET /api/v1/me/api-keys", Probe.of(Expect.CALLERS_OWN, "GET", "/api/v1/me/api-keys", null));
         p.put("POST /api/v1/me/api-keys", Probe.of(Expect.CALLERS_OWN, "POST", "/api/v1/me/api-keys",

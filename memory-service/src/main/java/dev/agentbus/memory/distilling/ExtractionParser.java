@@ -18,7 +18,7 @@ import java.util.Optional;
  * nonsense).
  */
 final class ExtractionParser {
-    static final int MAX_TEXT_CHARS = 500;
+    static final int MAX_TEXT_CHARS = dev.agentbus.api.insights.Insight.MAX_TEXT_CHARS;
     static final int MAX_INSIGHTS_PER_TURN = 20;
     private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -1,0 +1,102 @@
+package dev.agentbus.gateway.insights;
+
+import dev.agentbus.api.insights.Insight;
+import dev.agentbus.api.insights.InsightCommand;
+import dev.agentbus.api.insights.InsightSet;
+import dev.agentbus.eventbus.CompactedTopicView;
+import dev.agentbus.eventbus.KafkaSettings;
+import dev.agentbus.eventbus.TraceHeaders;
+import dev.agentbus.events.codec.EventCodec;
+import dev.agentbus.events.topics.Topics;
+import dev.agentbus.gateway.errors.ApiException;
+import io.micronaut.context.annotation.Context;
+import io.micronaut.http.HttpStatus;
+import jakarta.annotation.PreDestroy;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * A user's insights as the memory-service keeps them. Reads follow the compacted {@code agentbus.user-insights};
+ * changes go to the memory-service as commands on {@code agentbus.insight-commands} (the gateway never writes the
+ * insight sets: the memory-service is their single writer) and are answered once the version the command produced
+ * appears, so a read right after sees it — as {@code UserMemory} does for the memory document.
+ */
+@Context
+class UserInsights {
+    private static final long WAIT_MS = 10_000;
+
+    private final CompactedTopicView<InsightSet> view;
+    private final KafkaProducer<String, byte[]> producer;
+
+    UserInsights(KafkaSettings kafka) {
+        this.view = new CompactedTopicView<>(kafka, Topics.USER_INSIGHTS.name(), "gateway-insights",
+                bytes -> EventCodec.decodeValue(bytes, InsightSet.class)).start();
+        this.producer = new KafkaProducer<>(kafka.producer("gateway-insights"));
+    }
+
+    InsightSet get(String user) {
+        return view.get(user).orElse(InsightSet.empty(user));
+    }
+
+    /** The caller's insight, or 404: another user's id is answered exactly as one that does not exist. */
+    Insight find(String user, String insightId) {
+        return get(user).find(insightId).orElseThrow(() -> ApiException.notFound("no insight " + insightId));
+    }
+
+    InsightSet edit(String user, String insightId, String text, Boolean disabled, Boolean pinned)
+            throws InterruptedException {
+        find(user, insightId);
+        return send(new InsightCommand.EditInsight(newId(), user, insightId, text, disabled, pinned));
+    }
+
+    InsightSet delete(String user, String insightId) throws InterruptedException {
+        find(user, insightId);
+        return send(new InsightCommand.DeleteInsight(newId(), user, insightId));
+    }
+
+    InsightSet clear(String user) throws InterruptedException {
+        return send(new InsightCommand.ClearInsights(newId(), user));
+    }
+
+    private static String newId() {
+        return UUID.randomUUID().toString();
+    }
+
+    private InsightSet send(InsightCommand command) throws InterruptedException {
+        var record = new ProducerRecord<>(Topics.INSIGHT_COMMANDS.name(), command.userId(),
+                EventCodec.encodeValue(command));
+        TraceHeaders.inject(TraceHeaders.newTrace(), record.headers());
+        try {
+            producer.send(record).get(10, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, "Kafka did not accept the change: "
+                    + e.getMessage());
+        }
+        return awaitApplied(command.userId(), command.commandId());
+    }
+
+    private InsightSet awaitApplied(String user, String commandId) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + WAIT_MS;
+        while (System.currentTimeMillis() < deadline) {
+            var set = view.get(user);
+            if (set.isPresent() && commandId.equals(set.get().lastCommandId())) {
+                return set.get();
+            }
+            Thread.sleep(20);
+        }
+        throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE,
+                "the memory-service did not apply the change within 10 s; it is queued and will apply when it runs");
+    }
+
+    @PreDestroy
+    void close() {
+        view.close();
+        producer.close(Duration.ofSeconds(2));
+    }
+}
