@@ -59,7 +59,7 @@ export function applyEvent(t, envelope) {
       break;
     }
     case 'loop.warned.v1':
-      add(t, `loop-${envelope.seq}`, { kind: 'notice', text: `Loop guard: ${d.reason}` });
+      add(t, `loop-${envelope.seq}`, { kind: 'notice', text: d.reason });
       break;
     case 'permission_mode.changed.v1':
       t.mode = (d.mode || 'AUTO').toLowerCase();

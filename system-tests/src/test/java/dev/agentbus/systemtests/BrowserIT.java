@@ -278,7 +278,8 @@ class BrowserIT extends OnStandaloneStack {
         byTestId("new-session").click();
         for (int turn = 1; turn <= 3; turn++) {
             for (int step = 0; step < 25; step++) {
-                model.replyToolCall("ls", "{\"path\":\".\"}");
+                // A different file each step: the loop guards stop an agent that repeats itself or makes no progress.
+                model.replyToolCall("write", "{\"path\":\"notes/" + turn + "-" + step + ".txt\",\"content\":\"x\"}");
             }
             send("turn " + turn);
             int ended = turn;
