@@ -33,11 +33,19 @@ final class CallQueue implements AutoCloseable {
     /** A call taken on and not yet reported. */
     private static final class Taken {
         final int partition;
+        final String sessionId;
         volatile boolean started;
         volatile boolean cancelled;
+        /** Why a call given up before it started was not run; null: its session moved to another worker. */
+        volatile String notRunReason;
+        /** Stopped while it ran: its turn was cancelled. */
+        volatile boolean stopped;
+        /** The thread running it, while it runs; guarded by this. */
+        Thread thread;
 
-        Taken(int partition) {
+        Taken(int partition, String sessionId) {
             this.partition = partition;
+            this.sessionId = sessionId;
         }
     }
 
@@ -63,7 +71,7 @@ final class CallQueue implements AutoCloseable {
 
     /** Queues a call behind the earlier calls of its session. */
     void submit(TakenCall call) {
-        Taken state = new Taken(call.partition());
+        Taken state = new Taken(call.partition(), call.sessionId());
         taken.put(call.key(), state);
         CompletableFuture<Void> next = sessionTails.compute(call.sessionId(), (session, tail) ->
                 (tail == null ? CompletableFuture.<Void>completedFuture(null) : tail)
@@ -74,11 +82,30 @@ final class CallQueue implements AutoCloseable {
     private void run(TakenCall call, Taken state) {
         slots.acquireUninterruptibly();
         try {
-            if (state.cancelled) {
-                finished.add(FinishedCall.notRun(call));
+            boolean run;
+            synchronized (state) {
+                // Checked and marked at once: a stop either finds it not started (and it will not), or running.
+                run = !state.cancelled;
+                if (run) {
+                    state.started = true;
+                    state.thread = Thread.currentThread();
+                }
+            }
+            if (!run) {
+                finished.add(state.notRunReason == null ? FinishedCall.notRun(call)
+                        : FinishedCall.notRun(call, state.notRunReason));
             } else {
-                state.started = true;
-                finished.add(work.run(call));
+                FinishedCall done;
+                try {
+                    done = work.run(call);
+                } finally {
+                    synchronized (state) {
+                        state.thread = null;
+                    }
+                    // A stop that came as the call ended must not reach whatever this thread does next.
+                    Thread.interrupted();
+                }
+                finished.add(done);
             }
         } catch (Throwable t) {
             // Never let one call break the chain of its session's later calls, or go unreported.
@@ -116,6 +143,38 @@ final class CallQueue implements AutoCloseable {
     void giveUp(Set<Integer> partitions) {
         taken.values().stream().filter(s -> partitions.contains(s.partition) && !s.started)
                 .forEach(s -> s.cancelled = true);
+    }
+
+    /**
+     * The turn of a session was cancelled: its running call is interrupted (the sandbox kills the command and
+     * everything it started) and its queued calls will not start. Each still finishes here once, and is reported
+     * once, like any call.
+     */
+    void stopSession(String sessionId) {
+        List<Taken> ofSession = taken.values().stream().filter(s -> s.sessionId.equals(sessionId)).toList();
+        // The queued ones first: once the running one is interrupted, the next may start at once.
+        for (Taken s : ofSession) {
+            synchronized (s) {
+                if (!s.started) {
+                    s.notRunReason = "not run: the turn was cancelled before this call started";
+                    s.cancelled = true;
+                }
+            }
+        }
+        for (Taken s : ofSession) {
+            synchronized (s) {
+                if (s.thread != null) {
+                    s.stopped = true;
+                    s.thread.interrupt();
+                }
+            }
+        }
+    }
+
+    /** Whether the call with this ledger key was stopped while it ran ({@link #stopSession}). */
+    boolean wasStopped(String key) {
+        Taken s = taken.get(key);
+        return s != null && s.stopped;
     }
 
     /** True while a call of these partitions is not reported yet. */

@@ -11,6 +11,10 @@ import dev.agentbus.sandbox.tools.ToolOutcome;
  */
 record FinishedCall(TakenCall call, ToolOutcome outcome, long durationMs, boolean notRun, String checkpoint) {
 
+    static FinishedCall notRun(TakenCall call, String reason) {
+        return new FinishedCall(call, new ToolOutcome(false, null, reason, null, false), 0, true, null);
+    }
+
     static FinishedCall notRun(TakenCall call) {
         return new FinishedCall(call, new ToolOutcome(false, null, "not run: this session moved to another "
                 + "sandbox-worker before the call started; ask for it again", null, false), 0, true, null);

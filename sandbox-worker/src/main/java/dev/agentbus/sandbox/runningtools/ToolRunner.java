@@ -16,6 +16,8 @@ import dev.agentbus.events.input.SessionInput;
 import dev.agentbus.events.ledger.ToolLedgerEntry;
 import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.session.SessionEvent.SessionForked;
+import dev.agentbus.events.session.SessionEvent.TurnEnded;
+import dev.agentbus.events.session.TurnOutcome;
 import dev.agentbus.events.session.SessionEvent.ToolCallRequested;
 import dev.agentbus.events.stream.StreamChunk;
 import dev.agentbus.events.topics.Topics;
@@ -142,6 +144,11 @@ final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
         Set<String> waitingForCommit = new HashSet<>();
         for (Decoded<EventEnvelope> d : records) {
             EventEnvelope envelope = d.value();
+            if (envelope.event() instanceof TurnEnded ended && ended.outcome() == TurnOutcome.CANCELLED) {
+                // Stop means stop: the command of the cancelled turn is killed rather than left to run to its end.
+                // Its result is still reported once, like any call's, so its request stays answered.
+                queue.stopSession(envelope.sessionId());
+            }
             if (envelope.event() instanceof SessionForked fork) {
                 // On the loop's thread, before the offset moves past it: a crash during the restore means it is done
                 // again, and no later call of the fork can start before it is done.
@@ -206,6 +213,14 @@ final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
         } catch (Throwable t) {
             // Never let one call break the chain of its session's later calls, or go unreported.
             outcome = new ToolOutcome(false, "", "the tool failed unexpectedly: " + t, null, false);
+        }
+        if (queue.wasStopped(call.key())) {
+            // Its turn was cancelled: the sandbox killed the command (and what it started) on the interrupt. The
+            // interrupt is spent here, so the checkpoint of what it changed until then is still taken.
+            Thread.interrupted();
+            outcome = new ToolOutcome(false, outcome.output(), "cancelled: the turn was cancelled while this call "
+                    + "ran, so it was stopped; what it changed until then stays", null, outcome.truncated(),
+                    outcome.shell(), null, outcome.changedPaths());
         }
         long ms = (System.nanoTime() - startedAt) / 1_000_000; // the call's own time, without the checkpoint
         String checkpoint = history.checkpointAfter(call.userId(), call.sessionId(), request.name(),

@@ -147,4 +147,39 @@ class CallQueueTest {
         assertThat(queue.finished().getFirst().outcome().error()).contains("the tool failed unexpectedly");
         assertThat(ran).containsExactly("a2");
     }
+
+    @Test
+    void stopping_a_session_interrupts_its_running_call_and_gives_up_the_queued_ones_others_run_on() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        queue = new CallQueue(4, call -> {
+            if (!call.request().callId().equals("a1")) {
+                return work(call);
+            }
+            started.countDown();
+            try {
+                Thread.sleep(30_000); // a sleep 30 in the sandbox
+                return new FinishedCall(call, ToolOutcome.success("slept"), 0, false, null);
+            } catch (InterruptedException e) {
+                return new FinishedCall(call, new ToolOutcome(false, "", "interrupted", null, false), 0, false, null);
+            }
+        }, finishes::incrementAndGet);
+        queue.submit(call("a", "a1", 0));
+        queue.submit(call("a", "a2", 0));
+        queue.submit(call("b", "b1", 0));
+        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+
+        long stoppedAt = System.nanoTime();
+        queue.stopSession("a");
+        queue.awaitAllFinished(Duration.ofSeconds(10));
+
+        assertThat(Duration.ofNanos(System.nanoTime() - stoppedAt)).isLessThan(Duration.ofSeconds(5));
+        assertThat(queue.wasStopped(call("a", "a1", 0).key())).isTrue();
+        assertThat(queue.wasStopped(call("b", "b1", 0).key())).isFalse();
+        assertThat(ran).containsExactly("b1");
+        assertThat(queue.finished()).filteredOn(f -> f.call().request().callId().equals("a2")).singleElement()
+                .satisfies(f -> {
+                    assertThat(f.notRun()).isTrue();
+                    assertThat(f.outcome().error()).isEqualTo("not run: the turn was cancelled before this call started");
+                });
+    }
 }

@@ -78,6 +78,7 @@ public final class ScriptedModelServer implements AutoCloseable {
     private int modelListRequests;
     /** Chat requests fully answered (the response body sent and closed), or given up on. */
     private int chatRequestsFinished;
+    private int hangUps;
 
     private final AtomicLong toolCallIds = new AtomicLong();
     private final AtomicLong completionIds = new AtomicLong();
@@ -228,6 +229,31 @@ public final class ScriptedModelServer implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Chat answers the client hung up on before they were complete (writing the rest failed): how a test sees that
+     * a client stopped a stream instead of reading it to its end.
+     */
+    public int hangUps() {
+        synchronized (lock) {
+            return hangUps;
+        }
+    }
+
+    /** Waits until at least {@code count} answers were hung up on; false when the time ran out first. */
+    public boolean awaitHangUps(int count, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (lock) {
+            while (hangUps < count) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                lock.wait(Math.max(1, left / 1_000_000));
+            }
+            return true;
+        }
+    }
+
     /** Script steps not yet consumed; a test can assert 0 to prove every scripted reply was used. */
     public int remainingSteps() {
         synchronized (lock) {
@@ -336,6 +362,7 @@ public final class ScriptedModelServer implements AutoCloseable {
      */
     public void reset() {
         synchronized (lock) {
+            hangUps = 0;
             script.clear();
             requests.clear();
             authorizations.clear();
@@ -371,6 +398,13 @@ public final class ScriptedModelServer implements AutoCloseable {
                 }
                 try {
                     handleChat(exchange);
+                } catch (IOException e) {
+                    // The client hung up before the answer was complete: a stopped stream, a time-out.
+                    synchronized (lock) {
+                        hangUps++;
+                        lock.notifyAll();
+                    }
+                    throw e;
                 } finally {
                     exchange.close();
                     synchronized (lock) {
