@@ -5,7 +5,6 @@ import dev.agentbus.broker.EmbeddedKafkaBroker;
 import dev.agentbus.eventbus.KafkaSettings;
 import dev.agentbus.eventbus.TopicAdmin;
 import dev.agentbus.events.Json;
-import dev.agentbus.events.codec.EventCodec;
 import dev.agentbus.events.input.InputEnvelope;
 import dev.agentbus.events.input.SessionInput;
 import dev.agentbus.events.session.ApprovalDecision;
@@ -14,30 +13,20 @@ import dev.agentbus.events.session.SessionEvent;
 import dev.agentbus.events.session.TokenUsage;
 import dev.agentbus.events.session.ToolCallSpec;
 import dev.agentbus.events.tools.Risk;
-import dev.agentbus.events.topics.Topics;
 import dev.agentbus.gateway.readmodels.Await;
 import dev.agentbus.gateway.readmodels.LogWriter;
+import dev.agentbus.gateway.readmodels.SessionInputsReader;
 import dev.agentbus.gateway.readmodels.TestGateway;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -49,7 +38,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ApprovalRoutesIT {
     static final Duration WAIT = Duration.ofSeconds(60);
-    static final HttpClient HTTP = HttpClient.newHttpClient();
 
     @TempDir
     static Path dir;
@@ -165,37 +153,14 @@ class ApprovalRoutesIT {
     }
 
     private static String error(HttpResponse<String> r) throws Exception {
-        JsonNode body = Json.mapper().readTree(r.body());
-        assertThat(r.headers().firstValue("content-type").orElse("")).contains("application/json");
-        return body.get("message").asText();
+        return TestGateway.errorMessage(r);
     }
 
     private static HttpResponse<String> send(String method, String path, String body) throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(URI.create(gateway.url() + path))
-                .header("Authorization", "Bearer " + TestGateway.TOKEN)
-                .header("Content-Type", "application/json")
-                .method(method, HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        return gateway.send(method, path, body);
     }
 
-    /** The first {@code count} inputs of a session on agentbus.session-inputs. */
     private static List<InputEnvelope> inputsOf(String sessionId, int count) {
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
-                ConsumerConfig.GROUP_ID_CONFIG, "approvals-it-" + UUID.randomUUID(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
-                new StringDeserializer(), new ByteArrayDeserializer())) {
-            consumer.subscribe(List.of(Topics.SESSION_INPUTS.name()));
-            List<InputEnvelope> out = new ArrayList<>();
-            long deadline = System.nanoTime() + WAIT.toNanos();
-            while (out.size() < count && System.nanoTime() < deadline) {
-                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    if (sessionId.equals(r.key())) {
-                        out.add(EventCodec.decodeInput(r.value()));
-                    }
-                }
-            }
-            return out;
-        }
+        return SessionInputsReader.first(broker.bootstrapServers(), sessionId, count, WAIT);
     }
 }

@@ -66,6 +66,22 @@ public final class TestGateway implements AutoCloseable {
                 .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /** A request with the token and a JSON body. */
+    public HttpResponse<String> send(String method, String path, String json) throws IOException,
+            InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create(url + path)).header("Authorization", "Bearer " + TOKEN)
+                .header("Content-Type", "application/json")
+                .method(method, HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** The {@code message} of an error answer, after checking that it is the API's JSON error. */
+    public static String errorMessage(HttpResponse<String> response) throws IOException {
+        if (!response.headers().firstValue("content-type").orElse("").contains("application/json")) {
+            throw new AssertionError("not a JSON error: " + response.statusCode() + " " + response.body());
+        }
+        return dev.agentbus.events.Json.mapper().readTree(response.body()).get("message").asText();
+    }
+
     @Override
     public void close() {
         context.close();
