@@ -26,7 +26,7 @@ import static dev.agentbus.gateway.auth.Callers.userOf;
 /**
  * Steering a session without stopping it: renaming it ({@code PUT /api/v1/sessions/{id}/title}) and whispering to
  * its running turn ({@code POST /api/v1/sessions/{id}/whisper}). Anyone who may write the session may do both; each
- * becomes an input the orchestrator records. See docs/api.md#steering-a-running-turn.
+ * becomes an input the orchestrator records. See docs/api.md#rename-a-session and #whisper-to-the-running-turn.
  */
 @Controller("/api/v1/sessions")
 @ExecuteOn(TaskExecutors.BLOCKING)

@@ -128,6 +128,9 @@ final class ModelCalls implements AutoCloseable {
                     new TokenUsage(reply.usage().prompt(), reply.usage().completion(), reply.usage().total()),
                     reply.finishReason());
         } catch (ModelCallException e) {
+            if (stopped.contains(requestId)) {
+                return; // stopped on purpose (see stop); not a failure of the server
+            }
             LOG.warn("model call {} of session {} failed: {}", requestId, sessionId, e.getMessage());
             outcome = new RecordModelFailure(requestId, e.getMessage());
         } catch (RuntimeException e) {
