@@ -66,6 +66,8 @@ public final class SoakBench {
              Standalone stack = new Standalone(data, 0)) {
             stack.start(Map.of("llm.url", model.baseUrl(), "agentbus.gateway.port", "-1",
                     "agentbus.gateway.token", TOKEN, "agentbus.agent.max-iterations", "50",
+                    // A benchmark scripts the same kind of call over and over, which the loop guards would (rightly) stop.
+                    "agentbus.loop-guard.repeated-calls", "0", "agentbus.loop-guard.no-progress", "0",
                     "agentbus.sandbox.backend", backend, "agentbus.sandbox.max-concurrent-calls", "16"));
             Reconciliation result = new SoakBench.Run(stack, model, data).run(sessions, length);
             System.out.println(result.clean() ? "reconciled: every count is 0" : "RECONCILIATION FAILED: " + result);

@@ -92,6 +92,8 @@ public final class StepBench {
                     "agentbus.gateway.token", TOKEN,
                     // the turn ends at the cap: every scripted reply is a tool call, whichever session it reaches
                     "agentbus.agent.max-iterations", Integer.toString(options.steps()),
+                    // A benchmark scripts the same kind of call over and over, which the loop guards would (rightly) stop.
+                    "agentbus.loop-guard.repeated-calls", "0", "agentbus.loop-guard.no-progress", "0",
                     "agentbus.sandbox.backend", options.backend(),
                     "agentbus.sandbox.max-concurrent-calls", "16"));
             StackRun runner = new StackRun(stack, model, options.steps());

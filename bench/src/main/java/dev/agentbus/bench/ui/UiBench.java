@@ -60,7 +60,9 @@ public final class UiBench {
              Standalone stack = new Standalone(data, 0)) {
             stack.start(Map.of("llm.url", model.baseUrl(), "agentbus.gateway.port", "-1",
                     "agentbus.admin-password", PASSWORD,
-                    "agentbus.agent.max-iterations", Integer.toString(steps)));
+                    "agentbus.agent.max-iterations", Integer.toString(steps),
+                    // A benchmark scripts the same kind of call over and over, which the loop guards would (rightly) stop.
+                    "agentbus.loop-guard.repeated-calls", "0", "agentbus.loop-guard.no-progress", "0"));
             for (int i = 0; i < steps; i++) {
                 model.reply(ScriptedReply.toolCalls(List.of(ScriptedToolCall.of("ls", "{\"path\":\".\"}"))));
             }
