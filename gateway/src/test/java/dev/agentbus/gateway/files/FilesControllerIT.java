@@ -6,10 +6,9 @@ import dev.agentbus.eventbus.KafkaSettings;
 import dev.agentbus.events.Json;
 import dev.agentbus.events.input.SessionInput;
 import dev.agentbus.events.session.SessionEvent;
-import dev.agentbus.gateway.GatewayApplication;
+import dev.agentbus.gateway.readmodels.TestGateway;
 import dev.agentbus.gateway.sessions.SessionDirectory;
 import io.micronaut.context.ApplicationContext;
-import io.micronaut.runtime.server.EmbeddedServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -23,8 +22,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Base64;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
@@ -38,7 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class FilesControllerIT {
-    private static final String TOKEN = "files-test-token";
+    private static final String TOKEN = TestGateway.TOKEN;
 
     private EmbeddedKafkaBroker broker;
     private ApplicationContext gateway;
@@ -50,17 +47,11 @@ class FilesControllerIT {
     void start(@TempDir Path dir) {
         broker = EmbeddedKafkaBroker.builder().dataDir(dir.resolve("kafka")).build();
         broker.start();
-        Map<String, Object> props = new HashMap<>(GatewayApplication.properties());
-        props.put("agentbus.kafka.bootstrap-servers", broker.bootstrapServers());
-        props.put("agentbus.data-dir", dir.resolve("data").toString());
-        props.put("agentbus.gateway.port", "-1");
-        props.put("agentbus.gateway.token", TOKEN);
-        props.put("agentbus.gateway.files.timeout-seconds", "3");
-        props.put("agentbus.gateway.files.max-bytes", "200000");
-        gateway = ApplicationContext.builder().properties(props).start();
-        EmbeddedServer server = gateway.getBean(EmbeddedServer.class);
-        server.start();
-        url = server.getURL().toString();
+        // The gateway as TestGateway starts it (its own token), with this test's limits.
+        TestGateway started = new TestGateway(broker.bootstrapServers(), dir.resolve("data"), null,
+                Map.<String, Object>of("agentbus.gateway.files.timeout-seconds", "3", "agentbus.gateway.files.max-bytes", "200000"));
+        gateway = started.context();
+        url = started.url();
         host = new FakeOrchestratorAndWorker(new KafkaSettings(broker.bootstrapServers(), 3, "files-test"));
     }
 

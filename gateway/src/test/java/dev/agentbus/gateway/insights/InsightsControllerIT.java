@@ -14,9 +14,8 @@ import dev.agentbus.eventbus.TopicAdmin;
 import dev.agentbus.events.Json;
 import dev.agentbus.events.codec.EventCodec;
 import dev.agentbus.events.topics.Topics;
-import dev.agentbus.gateway.GatewayApplication;
+import dev.agentbus.gateway.readmodels.TestGateway;
 import io.micronaut.context.ApplicationContext;
-import io.micronaut.runtime.server.EmbeddedServer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterAll;
@@ -34,7 +33,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -50,7 +48,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class InsightsControllerIT {
-    private static final String TOKEN = "insights-test-token";
+    private static final String TOKEN = TestGateway.TOKEN;
     /** The user the gateway token acts as. */
     private static final String ME = "local";
     private static final Instant SEEN = Instant.parse("2026-11-01T00:00:00Z");
@@ -68,15 +66,11 @@ class InsightsControllerIT {
         KafkaSettings kafka = new KafkaSettings(broker.bootstrapServers(), 3, "insights-test");
         TopicAdmin.ensureTopics(kafka);
         keeper = new FakeInsightKeeper(kafka);
-        Map<String, Object> props = new HashMap<>(GatewayApplication.properties());
-        props.put("agentbus.kafka.bootstrap-servers", broker.bootstrapServers());
-        props.put("agentbus.data-dir", dir.resolve("data").toString());
-        props.put("agentbus.gateway.port", "-1");
-        props.put("agentbus.gateway.token", TOKEN);
-        gateway = ApplicationContext.builder().properties(props).start();
-        EmbeddedServer server = gateway.getBean(EmbeddedServer.class);
-        server.start();
-        url = server.getURL().toString();
+        // The gateway as TestGateway starts it (its own token), with this test's limits.
+        TestGateway started = new TestGateway(broker.bootstrapServers(), dir.resolve("data"), null,
+                Map.of());
+        gateway = started.context();
+        url = started.url();
     }
 
     @AfterAll

@@ -7,12 +7,11 @@ import dev.agentbus.events.Json;
 import dev.agentbus.events.input.InputEnvelope;
 import dev.agentbus.events.input.SessionInput;
 import dev.agentbus.events.session.SessionEvent;
-import dev.agentbus.gateway.GatewayApplication;
+import dev.agentbus.gateway.readmodels.TestGateway;
 import dev.agentbus.gateway.sessions.SessionDirectory;
 import dev.agentbus.gateway.workspace.FakeAgentHost;
 import dev.agentbus.testkit.websocket.SocketClient;
 import io.micronaut.context.ApplicationContext;
-import io.micronaut.runtime.server.EmbeddedServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -25,7 +24,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -44,7 +42,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class WebSocketApiIT {
-    private static final String TOKEN = "ws-test-token";
+    private static final String TOKEN = TestGateway.TOKEN;
     private static final int MAX_UPLOAD = 100_000;
     private static final int MAX_TEXT = 200_000;
 
@@ -57,18 +55,11 @@ class WebSocketApiIT {
     void start(@TempDir Path dir) {
         broker = EmbeddedKafkaBroker.builder().dataDir(dir.resolve("kafka")).build();
         broker.start();
-        Map<String, Object> props = new HashMap<>(GatewayApplication.properties());
-        props.put("agentbus.kafka.bootstrap-servers", broker.bootstrapServers());
-        props.put("agentbus.data-dir", dir.resolve("data").toString());
-        props.put("agentbus.gateway.port", "-1");
-        props.put("agentbus.gateway.token", TOKEN);
-        props.put("agentbus.gateway.files.timeout-seconds", "5");
-        props.put("agentbus.gateway.files.max-bytes", String.valueOf(MAX_UPLOAD));
-        props.put("agentbus.gateway.websocket.max-text-bytes", String.valueOf(MAX_TEXT));
-        gateway = ApplicationContext.builder().properties(props).start();
-        EmbeddedServer server = gateway.getBean(EmbeddedServer.class);
-        server.start();
-        url = server.getURL().toString();
+        // The gateway as TestGateway starts it (its own token), with this test's limits.
+        TestGateway started = new TestGateway(broker.bootstrapServers(), dir.resolve("data"), null,
+                Map.<String, Object>of("agentbus.gateway.files.timeout-seconds", "5", "agentbus.gateway.files.max-bytes", String.valueOf(MAX_UPLOAD), "agentbus.gateway.websocket.max-text-bytes", String.valueOf(MAX_TEXT)));
+        gateway = started.context();
+        url = started.url();
         host = new FakeAgentHost(new KafkaSettings(broker.bootstrapServers(), 3, "ws-test"));
     }
 
