@@ -6,6 +6,7 @@ import dev.agentbus.eventbus.KafkaSettings;
 import dev.agentbus.events.Json;
 import dev.agentbus.events.input.SessionInput;
 import dev.agentbus.events.session.SessionEvent;
+import dev.agentbus.gateway.readmodels.Await;
 import dev.agentbus.gateway.readmodels.TestGateway;
 import dev.agentbus.gateway.sessions.SessionDirectory;
 import io.micronaut.context.ApplicationContext;
@@ -169,7 +170,8 @@ class FilesControllerIT {
         String session = session();
         host.append(session, new SessionEvent.UserMessagePosted("work"));
         host.append(session, new SessionEvent.ModelCallStarted("r1", 1));
-        Thread.sleep(300); // let the gateway's view fold them
+        Await.until("the gateway's view has the turn", Duration.ofSeconds(10), () -> gateway
+                .getBean(SessionDirectory.class).state(session).map(st -> !st.acceptsUserTool()).orElse(false));
 
         HttpResponse<byte[]> response = put(session, "a.txt", new byte[1]);
 

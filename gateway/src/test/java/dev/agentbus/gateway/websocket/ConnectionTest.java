@@ -17,12 +17,14 @@ class ConnectionTest {
     private final RecordingOutbox outbox = new RecordingOutbox();
     private final CountDownLatch release = new CountDownLatch(1);
     private final CountDownLatch interrupted = new CountDownLatch(1);
+    private final CountDownLatch hanging = new CountDownLatch(1);
     private final Connection connection = new Connection("ada", null, outbox, new MessageAssembler(64, 128),
             new CommandDispatcher(Map.of(
                     "whoami", call -> Reply.Result.of(call.id(), call.name(), call.userId() + "@" + call.sessionId()),
                     "chat", call -> Reply.Result.of(call.id(), call.name(), call.args().path("prompt").asText()),
                     "upload_document", call -> Reply.Result.of(call.id(), call.name(), call.frame().payload().length),
                     "hang", call -> {
+                        hanging.countDown();
                         try {
                             release.await();
                         } catch (InterruptedException e) {
@@ -39,8 +41,7 @@ class ConnectionTest {
     @Test
     void commands_wait_for_the_session_and_answer_with_their_id() throws Exception {
         text("{\"id\":\"1\",\"command\":\"whoami\"}");
-        Thread.sleep(100);
-        assertThat(outbox.sent).as("nothing before the session is ready").isEmpty();
+        assertThat(outbox.sent.poll(100, TimeUnit.MILLISECONDS)).as("nothing before the session is ready").isNull();
 
         connection.ready("s-1");
 
@@ -118,7 +119,7 @@ class ConnectionTest {
         int[] cleanups = {0};
         connection.onClose(() -> cleanups[0]++);
         text("{\"id\":\"h\",\"command\":\"hang\"}");
-        Thread.sleep(100);
+        assertThat(hanging.await(5, TimeUnit.SECONDS)).as("the command runs").isTrue();
 
         connection.close();
         connection.close();

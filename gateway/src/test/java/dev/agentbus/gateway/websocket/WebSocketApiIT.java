@@ -7,6 +7,7 @@ import dev.agentbus.events.Json;
 import dev.agentbus.events.input.InputEnvelope;
 import dev.agentbus.events.input.SessionInput;
 import dev.agentbus.events.session.SessionEvent;
+import dev.agentbus.gateway.readmodels.Await;
 import dev.agentbus.gateway.readmodels.TestGateway;
 import dev.agentbus.gateway.sessions.SessionDirectory;
 import dev.agentbus.gateway.workspace.FakeAgentHost;
@@ -190,7 +191,8 @@ class WebSocketApiIT {
                     .contains(new SessionInput.PostUserMessage("Hello"));
 
             host.append(session, null, new SessionEvent.UserMessagePosted("someone else's turn"));
-            Thread.sleep(300);
+            Await.until("the gateway's view has the turn", Duration.ofSeconds(10), () -> gateway
+                    .getBean(SessionDirectory.class).state(session).map(st -> !st.acceptsUserTool()).orElse(false));
             client.command("w1", "write_file", Map.of("path", "a.txt", "content", "x"));
             JsonNode busy = client.answer("w1");
             assertThat(busy.path("error").asText()).isEqualTo("conflict");
@@ -454,10 +456,11 @@ class WebSocketApiIT {
     void sessions_are_listed_with_their_last_message() throws Exception {
         String session = session();
         host.append(session, null, new SessionEvent.UserMessagePosted("the last thing said"));
-        host.append(session, null, new SessionEvent.TurnEnded(dev.agentbus.events.session.TurnOutcome.CANCELLED,
-                null, "x"));
+        long ended = host.append(session, null, new SessionEvent.TurnEnded(
+                dev.agentbus.events.session.TurnOutcome.CANCELLED, null, "x"));
         String other = session("bob");
-        Thread.sleep(300);
+        Await.until("the gateway's view has the ended turn", Duration.ofSeconds(10), () -> gateway
+                .getBean(SessionDirectory.class).state(session).map(st -> st.lastSeq() >= ended).orElse(false));
         try (SocketClient client = open(session)) {
             client.command("l", "list_sessions", Map.of());
             JsonNode ids = client.answer("l").path("result");

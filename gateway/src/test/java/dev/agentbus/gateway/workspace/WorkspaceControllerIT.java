@@ -7,6 +7,7 @@ import dev.agentbus.events.Json;
 import dev.agentbus.events.input.InputEnvelope;
 import dev.agentbus.events.input.SessionInput;
 import dev.agentbus.events.session.SessionEvent;
+import dev.agentbus.gateway.readmodels.Await;
 import dev.agentbus.gateway.readmodels.TestGateway;
 import dev.agentbus.gateway.sessions.SessionDirectory;
 import io.micronaut.context.ApplicationContext;
@@ -179,7 +180,8 @@ class WorkspaceControllerIT {
 
         String s = session();
         host.append(s, null, new SessionEvent.UserMessagePosted("work"));
-        Thread.sleep(300);
+        Await.until("the gateway's view has the turn", Duration.ofSeconds(10), () -> gateway
+                .getBean(SessionDirectory.class).state(s).map(st -> !st.acceptsUserTool()).orElse(false));
         HttpResponse<String> busy = send("POST", "/api/v1/sessions/" + s + "/workspace/commands",
                 Map.of("command", "ls"));
         assertThat(busy.statusCode()).isEqualTo(409);
