@@ -19,6 +19,10 @@ import java.util.concurrent.CompletableFuture;
  * installed: the frame is lost with a ClassCastException in the log, and the client waits for an answer forever.
  * Under CPU load this happened in about one connection in a hundred. Micronaut fixed it upstream
  * (micronaut-core pull request 12528, in a version not available here); drop this filter once the gateway runs on it.
+ *
+ * <p>The hand-back must complete only once Micronaut waits for it ({@link EventLoopHandBack}): a future the loop
+ * completed a moment earlier is taken as done, and Micronaut then goes on in the blocking thread after all. That
+ * race lost the first frame about once in a few thousand connections on a loaded 2-core machine.
  */
 @ServerFilter({"/ws", "/ws/**"})
 @Order(Ordered.LOWEST_PRECEDENCE)
@@ -28,7 +32,7 @@ class UpgradeOnEventLoop {
     public CompletableFuture<HttpRequest<?>> onEventLoop(HttpRequest<?> request) {
         // The same request, unchanged; what matters is the thread that completes the future.
         if (request instanceof NettyHttpRequest<?> netty) {
-            return CompletableFuture.supplyAsync(() -> request, netty.getChannelHandlerContext().executor());
+            return EventLoopHandBack.to(netty.getChannelHandlerContext().executor(), request);
         }
         return CompletableFuture.completedFuture(request);
     }
