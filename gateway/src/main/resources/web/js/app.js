@@ -60,7 +60,11 @@ function workspace(me) {
   const timeline = new TimelineView(pane, openSession);
   const files = new FilesView(pane);
   const share = new ShareView(pane);
-  const sidebar = new Sidebar(side, openSession);
+  const sidebar = new Sidebar(side, openSession, {
+    userId: me.userId,
+    // The open session was deleted: nothing is left to show of it.
+    onDeleted: (id) => { if (location.hash.startsWith(`#/s/${id}`)) { location.hash = ''; } },
+  });
   const route = () => {
     const match = location.hash.match(/^#\/s\/([0-9a-f-]+)(\/timeline|\/files|\/share)?$/);
     view.close();

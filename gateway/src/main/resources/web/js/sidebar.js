@@ -6,9 +6,11 @@ import { api } from './api.js';
 import { clear, h } from './dom.js';
 
 export class Sidebar {
-  constructor(root, onOpen) {
+  constructor(root, onOpen, { userId, onDeleted } = {}) {
     this.root = root;
     this.onOpen = onOpen;
+    this.userId = userId;
+    this.onDeleted = onDeleted || (() => {});
     this.sessions = [];
     this.labels = new Map();
     this.list = h('ul', { class: 'sessions', 'aria-label': 'Sessions' });
@@ -81,7 +83,26 @@ export class Sidebar {
             }
           } }, 'Folder…'),
         h('button', { type: 'button', class: 'small', 'data-testid': 'session-rename',
-          'aria-label': `Rename ${s.title || 'Untitled'}`, onclick: () => this.rename(s) }, 'Rename…')));
+          'aria-label': `Rename ${s.title || 'Untitled'}`, onclick: () => this.rename(s) }, 'Rename…'),
+        // Only the owner may delete a session; a group member sees no button that would only answer 403.
+        s.owner === this.userId ? h('button', { type: 'button', class: 'small danger', 'data-testid': 'session-delete',
+          'aria-label': `Delete ${s.title || 'Untitled'}`, onclick: () => this.remove(s) }, 'Delete…') : null));
+  }
+
+  async remove(s) {
+    if (!confirm(`Delete “${s.title || 'Untitled'}”? Its messages and files are removed for everyone it is shared `
+        + 'with, and a running turn is stopped. This cannot be undone.')) {
+      return;
+    }
+    try {
+      await api('DELETE', `/api/v1/sessions/${encodeURIComponent(s.id)}`);
+      // Gone from the list at once; the orchestrator records the deletion a moment later.
+      this.sessions = this.sessions.filter((x) => x.id !== s.id);
+      this.draw();
+      this.onDeleted(s.id);
+    } catch (e) {
+      this.error.textContent = e.message;
+    }
   }
 
   async rename(s) {

@@ -86,6 +86,11 @@ public final class GatewayClient {
         send(post(sessionPath(sessionId) + "/cancel", null), sessionId);
     }
 
+    /** DELETE /api/v1/sessions/{id}: only the owner may; a running turn is cancelled first. */
+    public void delete(String sessionId) {
+        send(request(sessionPath(sessionId)).DELETE().build(), sessionId);
+    }
+
     /**
      * POST /api/v1/sessions/{id}/approvals/{callId}: {@code decision} is approve, deny or always; {@code note} may be
      * null. A call that is not pending answers 409 ({@link GatewayException.Kind#CONFLICT}).

@@ -26,6 +26,7 @@ import dev.agentbus.events.session.SessionEvent.UnknownEvent;
 import dev.agentbus.events.session.SessionEvent.UserMessagePosted;
 import dev.agentbus.events.session.SessionEvent.WaitEnded;
 import dev.agentbus.events.session.SessionEvent.LoopWarned;
+import dev.agentbus.events.session.SessionEvent.SessionDeleted;
 import dev.agentbus.events.session.SessionEvent.SessionRenamed;
 import dev.agentbus.events.session.SessionEvent.WhisperDelivered;
 import dev.agentbus.events.session.SessionEvent.WhisperQueued;
@@ -159,6 +160,8 @@ public final class TurnRenderer implements SessionStream.Listener {
                             + (renamed.renamedBy() == null ? "" : " (by " + renamed.renamedBy() + ")")));
                 }
             }
+            case SessionDeleted deleted -> printer.println(printer.red("✗ the session was deleted"
+                    + (deleted.deletedBy() == null ? "" : " (by " + deleted.deletedBy() + ")")));
             case WhisperQueued whisper -> {
                 if (!quiet) {
                     printer.println(printer.dim("↳ whisper queued: " + Text.oneLine(whisper.text(), ARGS_WIDTH)));

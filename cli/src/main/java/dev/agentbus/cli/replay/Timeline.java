@@ -22,6 +22,7 @@ import dev.agentbus.events.session.SessionEvent.UnknownEvent;
 import dev.agentbus.events.session.SessionEvent.UserMessagePosted;
 import dev.agentbus.events.session.SessionEvent.WaitEnded;
 import dev.agentbus.events.session.SessionEvent.LoopWarned;
+import dev.agentbus.events.session.SessionEvent.SessionDeleted;
 import dev.agentbus.events.session.SessionEvent.SessionRenamed;
 import dev.agentbus.events.session.SessionEvent.WhisperDelivered;
 import dev.agentbus.events.session.SessionEvent.WhisperQueued;
@@ -109,6 +110,8 @@ public final class Timeline {
             case WaitEnded w -> line(head, p.yellow(w.interrupted() ? "▶ wait ended early by a message" : "▶ wait ended"));
             case SessionRenamed r -> line(head, p.bold("renamed") + " " + Text.oneLine(r.title(), WIDTH)
                     + p.dim(r.renamedBy() == null ? "" : " by " + r.renamedBy()));
+            case SessionDeleted d -> line(head, p.red("deleted") + p.dim(d.deletedBy() == null ? "" : " by "
+                    + d.deletedBy()));
             case WhisperQueued w -> line(head, p.cyan("↳ whisper") + " " + Text.oneLine(w.text(), WIDTH)
                     + p.dim(w.sentBy() == null ? "" : " from " + w.sentBy()));
             case WhisperDelivered w -> line(head, p.dim("↳ whisper delivered to the next model call"));

@@ -56,6 +56,14 @@ public sealed interface SessionInput {
     }
 
     /**
+     * Written by the gateway when the owner deletes a session ({@code DELETE /api/v1/sessions/{id}}). A running turn
+     * is cancelled first; after it the session takes no input, and the services let go of what it held.
+     */
+    @WireType("delete_session.v1")
+    record DeleteSession() implements SessionInput {
+    }
+
+    /**
      * Written by the gateway when a person adds a note to the running turn without stopping it
      * ({@code POST /api/v1/sessions/{id}/whisper}). It is queued and goes into the turn's next model call; it is
      * refused when no turn is under way (a message is what starts one).

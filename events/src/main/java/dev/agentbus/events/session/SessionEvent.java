@@ -68,6 +68,16 @@ public sealed interface SessionEvent {
     }
 
     /**
+     * Emitted by the orchestrator when the owner deletes the session ({@code delete_session.v1}); the last event of a
+     * session. The log itself is not rewritten (it stays until the topic's retention removes it); what the
+     * services hold for the session goes: the gateway hides it and drops it from its read models, the worker
+     * removes its sandbox and workspace, and the orchestrator refuses every later input.
+     */
+    @WireType("session.deleted.v1")
+    record SessionDeleted(String deletedBy) implements SessionEvent {
+    }
+
+    /**
      * Emitted by the orchestrator when a person's note to the running turn ({@code post_whisper.v1}) is accepted. It
      * waits in the state until the turn's next model call, which {@code whisper.delivered.v1} hands it to.
      */

@@ -7,6 +7,7 @@ import dev.agentbus.events.session.SessionEvent.ApprovalDecided;
 import dev.agentbus.events.session.SessionEvent.ApprovalRequested;
 import dev.agentbus.events.session.SessionEvent.InputRejected;
 import dev.agentbus.events.session.SessionEvent.LoopWarned;
+import dev.agentbus.events.session.SessionEvent.SessionDeleted;
 import dev.agentbus.events.session.SessionEvent.SessionRenamed;
 import dev.agentbus.events.session.SessionEvent.WhisperDelivered;
 import dev.agentbus.events.session.SessionEvent.WhisperQueued;
@@ -107,6 +108,13 @@ public final class SessionFold {
                 if (r.title() != null && !r.title().isBlank()) {
                     b.title = r.title();
                 }
+            }
+            case SessionDeleted d -> {
+                // The decider ended any turn before this; nothing of the session is in flight any more.
+                b.status = SessionStatus.DELETED;
+                b.turn = null;
+                b.pendingApprovals = List.of();
+                b.pendingWait = null;
             }
             case WhisperQueued w -> {
                 List<QueuedWhisper> queued = new ArrayList<>(b.queuedWhispers);

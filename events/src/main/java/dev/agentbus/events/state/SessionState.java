@@ -61,8 +61,14 @@ public record SessionState(String sessionId, String userId, String title, Sessio
                 List.of(), List.of(), List.of());
     }
 
+    /** Created and not deleted: a session anyone may see or send to. */
     public boolean exists() {
-        return status != SessionStatus.NEW;
+        return status != SessionStatus.NEW && status != SessionStatus.DELETED;
+    }
+
+    /** Deleted by its owner: its id is never used again, not even by a new session. */
+    public boolean deleted() {
+        return status == SessionStatus.DELETED;
     }
 
     // The questions every service asks of a session, answered once here so the orchestrator (which decides) and

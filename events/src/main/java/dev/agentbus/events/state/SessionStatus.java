@@ -10,5 +10,7 @@ public enum SessionStatus {
     /** A turn is suspended until a time; the scheduler will wake it. */
     WAITING,
     /** A turn is held until a person decides its pending approvals (or they expire). */
-    AWAITING_APPROVAL
+    AWAITING_APPROVAL,
+    /** Deleted by its owner: it takes no input and is shown to no one. Its log stays until the topic's retention. */
+    DELETED
 }

@@ -136,6 +136,9 @@ public final class SessionDirectory implements AutoCloseable {
         for (Subscriber s : e.subscribers) {
             s.onEvent(ev);
         }
+        if (e.state.deleted()) {
+            e.events.clear(); // nobody may read them any more: the memory goes too
+        }
         notifyAll();
     }
 

@@ -18,6 +18,7 @@ import io.micronaut.http.MediaType;
 import io.micronaut.http.annotation.Body;
 import io.micronaut.http.annotation.Consumes;
 import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Delete;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.Post;
 import io.micronaut.http.annotation.Produces;
@@ -106,6 +107,21 @@ class SessionsController {
             throw new ApiException(HttpStatus.CONFLICT, "session " + id + " has no running turn to cancel");
         }
         String inputId = inputs.send(id, userOf(request), new SessionInput.CancelTurn());
+        return HttpResponse.accepted().body(ApiJson.write(new AcceptedInput(inputId)));
+    }
+
+    /**
+     * Deletes the session (docs/api.md): a running turn is cancelled, then the session is gone for everyone it was
+     * shared with, its workspace is removed and its messages leave the search index. Only its owner may.
+     */
+    @Delete("/{id}")
+    @Produces(MediaType.APPLICATION_JSON)
+    public HttpResponse<String> delete(String id, HttpRequest<?> request) {
+        SessionState state = sessions.readable(id, request);
+        if (!state.isOwnedBy(userOf(request))) {
+            throw new ApiException(HttpStatus.FORBIDDEN, "only the owner of session " + id + " may delete it");
+        }
+        String inputId = inputs.send(id, userOf(request), new SessionInput.DeleteSession());
         return HttpResponse.accepted().body(ApiJson.write(new AcceptedInput(inputId)));
     }
 

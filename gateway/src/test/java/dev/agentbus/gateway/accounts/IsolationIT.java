@@ -157,6 +157,7 @@ class IsolationIT {
         p.put("POST /api/v1/sessions/{id}/messages", Probe.of(Expect.NOT_FOUND, "POST", s + "/messages",
                 Map.of("text", "hi")));
         p.put("POST /api/v1/sessions/{id}/cancel", Probe.of(Expect.NOT_FOUND, "POST", s + "/cancel", null));
+        p.put("DELETE /api/v1/sessions/{id}", Probe.of(Expect.NOT_FOUND, "DELETE", s, null));
         p.put("PUT /api/v1/sessions/{id}/mode", Probe.of(Expect.NOT_FOUND, "PUT", s + "/mode",
                 Map.of("mode", "auto")));
         // A call that really awaits Alice's decision; a bad body is 404 too (access is checked first).
@@ -390,6 +391,9 @@ class IsolationIT {
                 .as("past access; no turn to whisper to").isEqualTo(409);
         assertThat(carol.post(s + "/approvals/c1", Map.of("decision", "approve")).status())
                 .as("past access; c1 is not pending").isEqualTo(409);
+        Client.Response deleting = carol.delete(s);
+        assertThat(deleting.status()).as("only the owner deletes, even with write access").isEqualTo(403);
+        assertThat(deleting.message()).isEqualTo("only the owner of session " + aliceSession + " may delete it");
         assertThat(alice.put(s + "/shares/team", Map.of("mode", "everything")).status()).isEqualTo(400);
 
         assertThat(alice.delete(s + "/shares/team").status()).isEqualTo(204);

@@ -7,6 +7,7 @@ import dev.agentbus.events.input.InputEnvelope;
 import dev.agentbus.events.input.SessionInput;
 import dev.agentbus.events.input.SessionInput.CancelTurn;
 import dev.agentbus.events.input.SessionInput.CreateSession;
+import dev.agentbus.events.input.SessionInput.DeleteSession;
 import dev.agentbus.events.input.SessionInput.DecideApproval;
 import dev.agentbus.events.input.SessionInput.ExpireApproval;
 import dev.agentbus.events.input.SessionInput.SetPermissionMode;
@@ -30,6 +31,7 @@ import dev.agentbus.events.session.SessionEvent.ApprovalRequested;
 import dev.agentbus.events.session.SessionEvent.PermissionModeChanged;
 import dev.agentbus.events.session.SessionEvent.InputRejected;
 import dev.agentbus.events.session.SessionEvent.LoopWarned;
+import dev.agentbus.events.session.SessionEvent.SessionDeleted;
 import dev.agentbus.events.session.SessionEvent.SessionRenamed;
 import dev.agentbus.events.session.SessionEvent.WhisperDelivered;
 import dev.agentbus.events.session.SessionEvent.WhisperQueued;
@@ -80,6 +82,12 @@ public final class SessionDecider {
     public Decision decide(SessionState state, InputEnvelope envelope, DecisionContext ctx) {
         Step step = new Step(state, envelope, ctx);
         SessionInput input = envelope.input();
+        if (state.deleted()) {
+            // Its id is never used again; late answers of services (a result, a wake-up) are dropped unrecorded.
+            return input instanceof CreateSession || input instanceof ForkSession
+                    ? step.reject("session " + envelope.sessionId() + " was deleted; its id cannot be used again")
+                    : step.ignore("session " + envelope.sessionId() + " was deleted");
+        }
         if (!state.exists() && !(input instanceof CreateSession) && !(input instanceof ForkSession)
                 && !(input instanceof UnknownInput)) {
             return step.ignore("session " + envelope.sessionId() + " does not exist");
@@ -202,16 +210,14 @@ public final class SessionDecider {
                 if (!state.acceptsCancel()) {
                     return step.reject("no turn is running");
                 }
-                // Calls that never went to the worker (awaiting approval, or held behind one) will never run: each
-                // gets its answer, so every call of the log stays paired with a result.
-                for (String callId : heldOrAwaiting(state)) {
-                    step.emit(new ToolCallCompleted(callId, false, null,
-                            "not run: the turn was cancelled before this call was approved", null, false, 0, false));
+                cancelTurn(step, "cancelled by the user");
+            }
+            case DeleteSession d -> {
+                if (state.acceptsCancel()) {
+                    // Deleting stops what runs: the model stream, the command (the worker kills it on the cancel).
+                    cancelTurn(step, "the session was deleted");
                 }
-                step.emit(new TurnEnded(TurnOutcome.CANCELLED, null, "cancelled by the user"));
-                if (state.turn() != null && state.turn().pendingRequestId() != null) {
-                    step.effects.add(new Effect.StopModelCall(envelope.sessionId(), state.turn().pendingRequestId()));
-                }
+                step.emit(new SessionDeleted(envelope.userId()));
             }
             case RecordModelResult r -> {
                 if (!awaiting(state, r.requestId())) {
@@ -281,6 +287,22 @@ public final class SessionDecider {
             }
         }
         return step.done();
+    }
+
+    /**
+     * Ends the running turn as cancelled. Calls that never went to the worker (awaiting approval, or held behind one)
+     * will never run: each gets its answer, so every call of the log stays paired with a result.
+     */
+    private static void cancelTurn(Step step, String why) {
+        for (String callId : heldOrAwaiting(step.state)) {
+            step.emit(new ToolCallCompleted(callId, false, null,
+                    "not run: the turn was cancelled before this call was approved", null, false, 0, false));
+        }
+        String pendingRequest = step.state.turn() == null ? null : step.state.turn().pendingRequestId();
+        step.emit(new TurnEnded(TurnOutcome.CANCELLED, null, why));
+        if (pendingRequest != null) {
+            step.effects.add(new Effect.StopModelCall(step.input.sessionId(), pendingRequest));
+        }
     }
 
     /**

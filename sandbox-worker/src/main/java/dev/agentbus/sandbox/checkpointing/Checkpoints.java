@@ -1,5 +1,8 @@
 package dev.agentbus.sandbox.checkpointing;
 
+import dev.agentbus.sandbox.workspace.Backups;
+
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -137,6 +140,23 @@ public final class Checkpoints {
     /** The latest checkpoint of a session, if it has any. */
     public Optional<String> latest(String userId, String sessionId, Path workspace) throws CheckpointException {
         return withRepository(repositoryPath(userId, sessionId), workspace, ShadowRepository::head);
+    }
+
+    /** A deleted session: its repository is closed and removed with all its checkpoints. */
+    public void forget(String userId, String sessionId) throws CheckpointException {
+        Path gitDir = repositoryPath(userId, sessionId);
+        ShadowRepository repository;
+        synchronized (this) {
+            repository = open.remove(gitDir);
+        }
+        if (repository != null) {
+            repository.close();
+        }
+        try {
+            Backups.deleteTree(gitDir);
+        } catch (IOException e) {
+            throw new CheckpointException("could not remove the checkpoints of session " + sessionId + ": " + e);
+        }
     }
 
     private interface Operation<T> {

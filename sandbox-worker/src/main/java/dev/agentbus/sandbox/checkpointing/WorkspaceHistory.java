@@ -54,6 +54,11 @@ public final class WorkspaceHistory {
         }
     }
 
+    /** A deleted session: its checkpoints go; a fork made earlier keeps its own copy of them. */
+    public void forget(String userId, String sessionId) throws CheckpointException {
+        checkpoints.forget(userId, sessionId);
+    }
+
     /**
      * The checkpoint after a call, when it may have changed files (a failed call may have changed some too): its id,
      * or empty when nothing changed, the tool only reads, or the checkpoint could not be taken.

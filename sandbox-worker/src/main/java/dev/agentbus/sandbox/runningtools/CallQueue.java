@@ -126,6 +126,11 @@ final class CallQueue implements AutoCloseable {
         return taken.containsKey(key);
     }
 
+    /** True while any call of the session is queued, running, or finished and not yet reported. */
+    boolean holdsSession(String sessionId) {
+        return taken.values().stream().anyMatch(s -> s.sessionId.equals(sessionId));
+    }
+
     /** The finished calls not reported yet, oldest first. */
     List<FinishedCall> finished() {
         return List.copyOf(finished);

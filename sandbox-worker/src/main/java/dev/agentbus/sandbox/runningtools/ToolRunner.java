@@ -15,12 +15,14 @@ import dev.agentbus.events.input.InputEnvelope;
 import dev.agentbus.events.input.SessionInput;
 import dev.agentbus.events.ledger.ToolLedgerEntry;
 import dev.agentbus.events.session.EventEnvelope;
+import dev.agentbus.events.session.SessionEvent.SessionDeleted;
 import dev.agentbus.events.session.SessionEvent.SessionForked;
 import dev.agentbus.events.session.SessionEvent.TurnEnded;
 import dev.agentbus.events.session.TurnOutcome;
 import dev.agentbus.events.session.SessionEvent.ToolCallRequested;
 import dev.agentbus.events.stream.StreamChunk;
 import dev.agentbus.events.topics.Topics;
+import dev.agentbus.sandbox.checkpointing.CheckpointException;
 import dev.agentbus.sandbox.checkpointing.Checkpoints;
 import dev.agentbus.sandbox.checkpointing.WorkspaceHistory;
 import dev.agentbus.sandbox.tools.ToolExecutor;
@@ -33,11 +35,13 @@ import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -92,6 +96,9 @@ final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
     private final TransactionalProcessor<EventEnvelope> processor;
     /** The sessions this worker ran calls for, by id: their owner and partition, to free their sandboxes on revoke. */
     private final Map<String, SessionHere> sessionsHere = new ConcurrentHashMap<>();
+    /** Deleted sessions whose files go once their last call is reported: session id to owner; loop thread only. */
+    private final Map<String, String> toRemove = new LinkedHashMap<>();
+    private final Workspaces workspaces;
     /** Calls of newly assigned partitions that a dead worker started and never finished; loop thread only. */
     private final List<ToolLedgerEntry> toInterrupt = new ArrayList<>();
 
@@ -110,6 +117,7 @@ final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
         this.executor = executor.withCheckpoints(checkpoints);
         this.tools = new RedactingToolCalls(new WorkspaceToolCalls(this.executor, workspaces));
         this.history = new WorkspaceHistory(checkpoints, workspaces::forSession);
+        this.workspaces = workspaces;
         this.clock = clock;
         this.workerId = "sandbox-worker-" + kafka.instanceId();
         this.ledger = new ToolLedger(kafka, workerId, clock);
@@ -148,6 +156,12 @@ final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
                 // Stop means stop: the command of the cancelled turn is killed rather than left to run to its end.
                 // Its result is still reported once, like any call's, so its request stays answered.
                 queue.stopSession(envelope.sessionId());
+            }
+            if (envelope.event() instanceof SessionDeleted) {
+                // Its files go once no call of it is left here (a command being killed still reports, and its
+                // checkpoint would otherwise bring the repository back).
+                queue.stopSession(envelope.sessionId());
+                toRemove.put(envelope.sessionId(), envelope.userId());
             }
             if (envelope.event() instanceof SessionForked fork) {
                 // On the loop's thread, before the offset moves past it: a crash during the restore means it is done
@@ -234,6 +248,31 @@ final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
     public void onIteration(Outbox out, LoopContext loop) {
         reportInterrupted(out);
         reportFinished(out);
+        removeDeletedSessions();
+    }
+
+    /**
+     * The sandbox, workspace and checkpoints of each deleted session with no call left here. Removing them again
+     * changes nothing, so a worker that re-reads the event after a restart simply does it again.
+     */
+    private void removeDeletedSessions() {
+        toRemove.entrySet().removeIf(e -> {
+            String sessionId = e.getKey();
+            if (queue.holdsSession(sessionId)) {
+                return false;
+            }
+            sessionsHere.remove(sessionId);
+            executor.releaseSandbox(e.getValue(), sessionId);
+            try {
+                history.forget(e.getValue(), sessionId);
+                workspaces.delete(e.getValue(), sessionId);
+                LOG.info("session {} was deleted: its sandbox, workspace and checkpoints are removed", sessionId);
+            } catch (IOException | CheckpointException failed) {
+                LOG.error("session {} was deleted, but its files could not all be removed: {}", sessionId,
+                        failed.getMessage());
+            }
+            return true;
+        });
     }
 
     /**

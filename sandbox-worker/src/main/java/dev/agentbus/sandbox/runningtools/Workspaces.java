@@ -1,7 +1,10 @@
 package dev.agentbus.sandbox.runningtools;
 
+import dev.agentbus.sandbox.workspace.Backups;
+
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.regex.Pattern;
 
@@ -29,6 +32,17 @@ final class Workspaces {
         Path dir = root.resolve(userId).resolve(sessionId);
         Files.createDirectories(dir);
         return dir;
+    }
+
+    /** Removes a session's workspace with everything in it, if it is there. */
+    public void delete(String userId, String sessionId) throws IOException {
+        if (!isSafe(userId) || !isSafe(sessionId) || sessionId.contains("..") || userId.contains("..")) {
+            throw new IOException("unsafe user or session id: " + userId + "/" + sessionId);
+        }
+        Path dir = root.resolve(userId).resolve(sessionId);
+        if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+            Backups.deleteTree(dir);
+        }
     }
 
     private static boolean isSafe(String id) {

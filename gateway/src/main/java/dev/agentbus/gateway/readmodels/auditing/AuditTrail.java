@@ -13,6 +13,7 @@ import dev.agentbus.events.session.SessionEvent.ModelCallFailed;
 import dev.agentbus.events.session.SessionEvent.ModelCallStarted;
 import dev.agentbus.events.session.SessionEvent.SessionCreated;
 import dev.agentbus.events.session.SessionEvent.LoopWarned;
+import dev.agentbus.events.session.SessionEvent.SessionDeleted;
 import dev.agentbus.events.session.SessionEvent.SessionRenamed;
 import dev.agentbus.events.session.SessionEvent.WhisperDelivered;
 import dev.agentbus.events.session.SessionEvent.WhisperQueued;
@@ -110,6 +111,9 @@ final class AuditTrail {
             case ApprovalDecided d -> {
             }
             case SessionRenamed r -> {
+            }
+            case SessionDeleted d -> {
+                // Kept: an audit trail that its subject could erase would not be one.
             }
             case WhisperQueued w -> {
             }

@@ -2,6 +2,7 @@ package dev.agentbus.gateway.readmodels.searching;
 
 import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
+import dev.agentbus.events.session.SessionEvent.SessionDeleted;
 import dev.agentbus.events.session.SessionEvent.UserMessagePosted;
 import dev.agentbus.gateway.readmodels.Sql;
 import dev.agentbus.gateway.readmodels.TableProjection;
@@ -11,14 +12,17 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Keeps the {@code messages} table that full-text search reads: a row per user message and per assistant answer
  * with text. PostgreSQL computes the search document itself (a generated tsvector column with a GIN index).
  * Rows are keyed by session and seq, so applying an event twice adds nothing.
  *
- * <p>A fork's copied history is not indexed again: it is found in the session where it was said.
+ * <p>A fork's copied history is not indexed again: it is found in the session where it was said. A deleted
+ * session's messages are removed from the index, so a search never finds what its owner deleted.
  */
 public final class MessageIndexProjection implements TableProjection {
     /** One searchable message. */
@@ -26,6 +30,7 @@ public final class MessageIndexProjection implements TableProjection {
     }
 
     private final List<Row> rows = new ArrayList<>();
+    private final Set<String> deleted = new LinkedHashSet<>();
 
     /** The message an event adds to the index, or null: only people's messages and the model's answers count. */
     static Row messageOf(EventEnvelope e) {
@@ -45,6 +50,11 @@ public final class MessageIndexProjection implements TableProjection {
 
     @Override
     public void apply(EventEnvelope event) {
+        if (event.event() instanceof SessionDeleted) {
+            rows.removeIf(r -> r.sessionId().equals(event.sessionId()));
+            deleted.add(event.sessionId());
+            return;
+        }
         Row row = messageOf(event);
         if (row != null) {
             rows.add(row);
@@ -53,6 +63,16 @@ public final class MessageIndexProjection implements TableProjection {
 
     @Override
     public void save(Connection db) throws SQLException {
+        insert(db);
+        if (!deleted.isEmpty()) {
+            try (PreparedStatement s = db.prepareStatement("DELETE FROM messages WHERE session_id = ANY (?)")) {
+                s.setArray(1, db.createArrayOf("text", deleted.stream().map(Sql::clean).toArray(String[]::new)));
+                s.executeUpdate();
+            }
+        }
+    }
+
+    private void insert(Connection db) throws SQLException {
         if (rows.isEmpty()) {
             return;
         }

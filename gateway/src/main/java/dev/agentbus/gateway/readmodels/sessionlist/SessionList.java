@@ -17,6 +17,8 @@ final class SessionList {
     public static List<SessionSummary> page(Connection db, String userId, SessionStatus status, int limit, int offset)
             throws SQLException {
         String sql = "SELECT " + SessionSummaryProjection.COLUMNS + " FROM sessions WHERE user_id = ?"
+                // A deleted session keeps its row (the projection folds into it) but is listed nowhere.
+                + " AND status <> 'DELETED'"
                 + (status == null ? "" : " AND status = ?")
                 + " ORDER BY updated_at DESC, session_id LIMIT ? OFFSET ?";
         try (PreparedStatement s = db.prepareStatement(sql)) {

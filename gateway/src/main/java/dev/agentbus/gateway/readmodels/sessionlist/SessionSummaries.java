@@ -5,6 +5,7 @@ import dev.agentbus.events.session.SessionEvent.ApprovalDecided;
 import dev.agentbus.events.session.SessionEvent.ApprovalRequested;
 import dev.agentbus.events.session.SessionEvent.InputRejected;
 import dev.agentbus.events.session.SessionEvent.LoopWarned;
+import dev.agentbus.events.session.SessionEvent.SessionDeleted;
 import dev.agentbus.events.session.SessionEvent.SessionRenamed;
 import dev.agentbus.events.session.SessionEvent.WhisperDelivered;
 import dev.agentbus.events.session.SessionEvent.WhisperQueued;
@@ -91,6 +92,14 @@ final class SessionSummaries {
                 if (r.title() != null && !r.title().isBlank()) {
                     b.title = r.title();
                 }
+            }
+            case SessionDeleted d -> {
+                // The row stays so that a replay folds the same, but it is listed nowhere and keeps no words of it.
+                b.status = SessionStatus.DELETED;
+                b.inTurn = false;
+                b.lastMessage = null;
+                b.lastMessageRole = null;
+                b.lastMessageAt = null;
             }
             case WhisperQueued w -> {
                 // A note for the model; the list shows people's messages and answers.

@@ -128,6 +128,30 @@ class ProjectorIT {
     }
 
     @Test
+    void a_deleted_session_leaves_the_list_and_the_search_index_but_keeps_its_audit_and_usage() throws Exception {
+        String s = session();
+        String user = "grace-" + s;
+        log.append(s, user, new SessionEvent.SessionCreated("to be deleted"));
+        log.append(s, user, new SessionEvent.UserMessagePosted("the zebra password is hunter2"));
+        log.append(s, user, new SessionEvent.ModelCallStarted("r1", 1));
+        log.append(s, user, new SessionEvent.ModelCallCompleted("r1", "qwen-7b", "Noted the zebra password.", null,
+                List.of(), new TokenUsage(50, 5, 55), "stop"));
+        log.append(s, user, new SessionEvent.TurnEnded(TurnOutcome.COMPLETED, "Noted the zebra password.", null));
+        start();
+        awaitSession(s, 5);
+        assertThat(column("SELECT role FROM messages WHERE session_id = '" + s + "'")).hasSize(2);
+
+        log.append(s, user, new SessionEvent.SessionDeleted(user));
+        awaitSession(s, 6);
+
+        Map<String, Object> row = one("SELECT * FROM sessions WHERE session_id = '" + s + "'");
+        assertThat(row).containsEntry("status", "DELETED").containsEntry("last_message", null);
+        assertThat(column("SELECT role FROM messages WHERE session_id = '" + s + "'")).isEmpty();
+        assertThat(one("SELECT * FROM token_usage_daily WHERE user_id = '" + user + "'"))
+                .containsEntry("total_tokens", 55L);
+    }
+
+    @Test
     void every_record_is_applied_once_across_restarts_and_competing_replicas() throws Exception {
         String user = "bob-" + session();
         List<String> sessions = new ArrayList<>();

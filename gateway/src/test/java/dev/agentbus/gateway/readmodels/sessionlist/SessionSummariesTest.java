@@ -94,6 +94,19 @@ class SessionSummariesTest {
     }
 
     @Test
+    void a_deleted_session_keeps_its_row_as_deleted_without_its_words() {
+        SessionSummary row = fold(new SessionEvent.SessionCreated("t"), new SessionEvent.UserMessagePosted("secret"),
+                new SessionEvent.TurnEnded(TurnOutcome.CANCELLED, null, "the session was deleted"),
+                new SessionEvent.SessionDeleted("ada"));
+
+        assertThat(row.status()).isEqualTo(SessionStatus.DELETED);
+        assertThat(row.inTurn()).isFalse();
+        assertThat(row.lastMessage()).isNull();
+        assertThat(row.lastMessageRole()).isNull();
+        assertThat(row.lastSeq()).isEqualTo(4);
+    }
+
+    @Test
     void an_event_already_applied_changes_nothing() {
         SessionSummary row = fold(new SessionEvent.SessionCreated("t"), new SessionEvent.UserMessagePosted("hi"));
 
