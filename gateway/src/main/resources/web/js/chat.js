@@ -1,6 +1,7 @@
 // One session's chat: the transcript (transcript.js) kept live from the session's event stream, drawn item by item,
-// and the composer. The stream is an EventSource: when it reconnects the browser sends Last-Event-ID by itself,
-// and a page refresh replays the log from the start, so the transcript comes back whole.
+// and the composer. Opening a session reads its log in one request and folds it a slice at a time, then follows the
+// event stream from the log's last event. The stream is an EventSource: when it reconnects the browser sends
+// Last-Event-ID by itself, and a page refresh reads the log again, so the transcript comes back whole.
 import { api } from './api.js';
 import { clear, h } from './dom.js';
 import { renderMarkdown } from './markdown.js';
@@ -10,7 +11,11 @@ import { commandNamed, Completion } from './commands.js';
 
 /** How many transcript items the page holds at first; "Show earlier" adds as many again. */
 const WINDOW = 150;
-const DRAWS_PER_FRAME = 40;
+/**
+ * How long one task may fold or draw before it lets the browser handle input: a page feels instant when no task
+ * blocks it for more than 50 ms, and a frame also has to lay out and paint what was drawn.
+ */
+const SLICE_MS = 12;
 
 const STATUS_EVENTS = new Set(['session.created.v1', 'approval.requested.v1', 'approval.decided.v1',
   'wait.scheduled.v1', 'wait.ended.v1', 'session.renamed.v1']);
@@ -53,7 +58,54 @@ export class ChatView {
     const form = h('form', { class: 'composer', onsubmit: (e) => { e.preventDefault(); this.post(); } },
       this.completion.list, this.input, h('div', { class: 'composer-actions' }, this.stats, this.mode, this.stop, this.send));
     clear(this.root).append(h('div', { class: 'scroll' }, this.earlier, this.list), this.error, form);
-    this.stream = new EventSource(`/api/v1/sessions/${encodeURIComponent(sessionId)}/events`);
+    this.input.focus();
+    const opened = {};
+    this.opened = opened;
+    this.readLog(sessionId, opened).then(() => {
+      if (this.opened === opened) {
+        this.follow(sessionId);
+      }
+    });
+  }
+
+  /**
+   * The session's log so far, in one request, folded a slice at a time (SLICE_MS each) with a pause for input in
+   * between. Replaying a long session through the event stream instead costs one browser task per event, thousands
+   * of them, and blocks the page. If the log does not load, the event stream replays it all the same.
+   */
+  async readLog(sessionId, opened) {
+    let lines;
+    try {
+      const response = await fetch(`/api/v1/sessions/${encodeURIComponent(sessionId)}/log`,
+        { credentials: 'same-origin' });
+      if (!response.ok) {
+        return;
+      }
+      lines = (await response.text()).split('\n');
+    } catch (e) {
+      return;
+    }
+    let next = 0;
+    while (next < lines.length) {
+      if (this.opened !== opened) {
+        return; // closed, or another session was opened meanwhile
+      }
+      const until = performance.now() + SLICE_MS;
+      while (next < lines.length && performance.now() < until) {
+        const line = lines[next++];
+        if (line.trim()) {
+          applyEvent(this.transcript, JSON.parse(line));
+        }
+      }
+      this.draw();
+      await new Promise((resolve) => { setTimeout(resolve, 0); });
+    }
+  }
+
+  /** Live events after what the log gave, and the deltas of the reply being written. */
+  follow(sessionId) {
+    this.stream = new EventSource(`/api/v1/sessions/${encodeURIComponent(sessionId)}/events`
+      + `?after=${this.transcript.lastSeq}`);
     for (const type of EVENT_TYPES) {
       this.stream.addEventListener(type, (e) => this.event(JSON.parse(e.data)));
     }
@@ -66,10 +118,10 @@ export class ChatView {
       this.error.textContent = this.stream.readyState === EventSource.CLOSED ? 'The event stream closed.' : '';
     };
     this.stream.onopen = () => { this.error.textContent = ''; };
-    this.input.focus();
   }
 
   close() {
+    this.opened = null;
     if (this.stream) {
       this.stream.close();
       this.stream = null;
@@ -120,11 +172,12 @@ export class ChatView {
       }
     }
     this.first = first;
-    // At most DRAWS_PER_FRAME items a frame (a markdown answer costs about a millisecond): opening a long session
-    // then fills the page over a few frames instead of blocking it for one long one.
-    let budget = DRAWS_PER_FRAME;
+    // Items for at most SLICE_MS a frame (a markdown answer costs about a millisecond): opening a long session then
+    // fills the page over a few frames instead of blocking it for one long one.
+    const until = performance.now() + SLICE_MS;
+    let drawn = 0;
     for (const key of t.changed) {
-      if (budget === 0) {
+      if (drawn > 0 && performance.now() >= until) {
         break;
       }
       t.changed.delete(key);
@@ -132,7 +185,7 @@ export class ChatView {
       if (item.index < first) {
         continue;
       }
-      budget -= 1;
+      drawn += 1;
       const fresh = this.item(item);
       const old = this.nodes.get(key);
       if (old) {
@@ -148,7 +201,7 @@ export class ChatView {
     }
     this.earlier.hidden = first === 0;
     this.earlier.textContent = `Show ${Math.min(WINDOW, first)} earlier of ${first}`;
-    const follow = budget < DRAWS_PER_FRAME;
+    const follow = drawn > 0;
     // For automation (the UI benchmark, tests): the last event whose items are all drawn.
     if (!more) {
       this.list.dataset.lastSeq = String(t.lastSeq);

@@ -2,7 +2,14 @@
 // code, and each code block gets a copy button. Never hand-written parsing or sanitising.
 import { marked } from '/vendor/marked/marked.esm.js';
 import DOMPurify from '/vendor/dompurify/purify.es.js';
-import hljs from '/vendor/highlight/highlight.min.js';
+
+// highlight.js is the largest script of the page (128 KB): it is loaded when the first code block needs it, not
+// before the first paint, and its parse then does not block the page while a long session is opened.
+let highlighter;
+function highlight(code) {
+  highlighter ??= import('/vendor/highlight/highlight.min.js').then((module) => module.default);
+  highlighter.then((hljs) => hljs.highlightElement(code), () => { /* the code stays readable, uncoloured */ });
+}
 
 marked.setOptions({ gfm: true, breaks: false });
 
@@ -13,7 +20,7 @@ export function renderMarkdown(target, text) {
     link.setAttribute('target', '_blank');
   }
   for (const code of target.querySelectorAll('pre > code')) {
-    hljs.highlightElement(code);
+    highlight(code);
     const copy = document.createElement('button');
     copy.type = 'button';
     copy.className = 'copy';

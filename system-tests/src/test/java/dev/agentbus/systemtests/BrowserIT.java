@@ -88,7 +88,9 @@ class BrowserIT extends OnStandaloneStack {
         assertThat(card.getText()).contains("write").contains("done in");
         WebElement answer = waitForAnswer("hello.txt");
         assertThat(answer.findElement(By.tagName("strong")).getText()).isEqualTo("hello.txt");
-        assertThat(answer.findElements(By.cssSelector("pre code.hljs"))).as("highlighted code").hasSize(1);
+        // highlight.js is loaded with the first code block, so the colours come a moment after the text.
+        wait(ExpectedConditions.numberOfElementsToBe(
+                By.cssSelector("[data-testid=message-assistant] pre code.hljs"), 1));
         assertThat(answer.findElements(By.cssSelector("pre button.copy"))).as("a copy button").hasSize(1);
         assertThat(byTestId("message-user").findElement(By.tagName("p")).getText())
                 .isEqualTo("create hello.txt containing hi");
