@@ -19,6 +19,8 @@ import dev.agentbus.testkit.model.ScriptedReply;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -159,7 +161,7 @@ class SteeringIT extends OnStandaloneStack {
             gw.postMessage(id, "write a long story");
             assertThat(model.awaitRequestCount(1, WAIT)).isTrue();
             awaitView(gw, id, "RUNNING");
-            Thread.sleep(500); // the answer is streaming
+            gw.sse(id, null, e -> "delta".equals(e.event()), WAIT); // the answer is streaming
 
             long stoppedAt = System.nanoTime();
             assertThat(gw.post("/api/v1/sessions/" + id + "/cancel", "").status()).isEqualTo(202);
@@ -177,12 +179,13 @@ class SteeringIT extends OnStandaloneStack {
 
     @Test
     void stop_during_sleep_30_kills_the_command_and_records_its_result_once_as_cancelled() throws Exception {
-        model.replyToolCall("shell", "{\"command\":\"echo begun; sleep 30; echo never\"}");
+        model.replyToolCall("shell", "{\"command\":\"echo begun > begun.txt; sleep 30; echo never\"}")
+                .replyText("Awake again.");
         GatewayClient gw = stack.gateway;
         String id = gw.createSession("sleepy");
         gw.postMessage(id, "take a nap");
-        gw.awaitLog(id, e -> e.event() instanceof dev.agentbus.events.session.SessionEvent.ToolCallStarted, WAIT);
-        Thread.sleep(1000); // the command is under way
+        Path begun = stack.workspace(id).resolve("begun.txt");
+        awaitTrue("the command is under way", () -> Files.exists(begun));
 
         long stoppedAt = System.nanoTime();
         assertThat(gw.post("/api/v1/sessions/" + id + "/cancel", "").status()).isEqualTo(202);
@@ -197,12 +200,24 @@ class SteeringIT extends OnStandaloneStack {
             assertThat(c.error()).startsWith("cancelled: the turn was cancelled while this call ran");
             assertThat(c.output() == null ? "" : c.output()).doesNotContain("never");
         });
-        // Nothing reports it again: a later look at the log still has exactly one result.
-        Thread.sleep(1000);
-        assertThat(events(gw.log(id), ToolCallCompleted.class)).hasSize(1);
+        // Nothing reports it again: after a whole next turn, which comes after anything the worker sent about the
+        // call, the log still has exactly one result.
+        gw.postMessage(id, "wake up");
+        List<EventEnvelope> later = gw.awaitLog(id, e -> e.event() instanceof TurnEnded t
+                && t.outcome() == TurnOutcome.COMPLETED, WAIT);
+        assertThat(events(later, ToolCallCompleted.class)).hasSize(1);
     }
 
-    /** Until the gateway's view of the session contains the text (a status, a title). */
+    private static void awaitTrue(String what, java.util.function.BooleanSupplier condition)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as(what).isLessThan(deadline);
+            Thread.sleep(20);
+        }
+    }
+
+        /** Until the gateway's view of the session contains the text (a status, a title). */
     static void awaitView(GatewayClient gw, String id, String text) throws InterruptedException {
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (!gw.get("/api/v1/sessions/" + id).body().contains(text)) {

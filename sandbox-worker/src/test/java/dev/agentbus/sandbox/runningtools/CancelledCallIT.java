@@ -26,6 +26,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -114,11 +115,18 @@ class CancelledCallIT {
     @Test
     void a_cancelled_turn_kills_its_sleep_30_within_seconds_and_reports_it_once_as_cancelled() throws Exception {
         String session = "s-cancel";
-        append(session, new ToolCallRequested("c1", "shell", "{\"command\":\"echo begun; sleep 30; echo never\"}"));
+        append(session, new ToolCallRequested("c1", "shell",
+                "{\"command\":\"echo begun > begun.txt; sleep 30; echo never\"}"));
         append(session, new ToolCallRequested("c2", "shell", "{\"command\":\"echo queued behind\"}"));
         readUntil(w -> w.stream().anyMatch(i -> i.input() instanceof MarkToolCallStarted s
                 && s.callId().equals("c1")), Duration.ofSeconds(60));
-        Thread.sleep(1000); // the command is under way in its shell
+        // The command is under way in its shell once it wrote its first file.
+        Path begun = dir.resolve("workspaces").resolve("alice").resolve(session).resolve("begun.txt");
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!Files.exists(begun)) {
+            assertThat(System.nanoTime()).as("the command started").isLessThan(deadline);
+            Thread.sleep(20);
+        }
 
         long cancelledAt = System.nanoTime();
         append(session, new TurnEnded(TurnOutcome.CANCELLED, null, "cancelled by the user"));
