@@ -130,6 +130,21 @@ public final class GatewayClient {
         send(request, sessionId);
     }
 
+    /**
+     * POST /api/v1/inbox: queues a task that starts in a new session at {@code at} (an ISO-8601 time with a zone;
+     * null: now). Bad input answers 400 ({@link GatewayException}) with the gateway's reason.
+     */
+    public dev.agentbus.api.inbox.InboxItem submitTask(String text, String at, String title) {
+        ObjectNode body = JSON.createObjectNode().put("text", text);
+        if (at != null) {
+            body.put("at", at);
+        }
+        if (title != null) {
+            body.put("title", title);
+        }
+        return read(send(post("/api/v1/inbox", body), null), dev.agentbus.api.inbox.InboxItem.class);
+    }
+
     /** GET /api/v1/sessions, the raw JSON (a list of {@code SessionListEntry}). */
     public String listSessions() {
         return send(request("/api/v1/sessions").GET().build(), null).body();
