@@ -28,7 +28,7 @@ import java.util.function.Predicate;
  * listing right after it sees it.
  */
 @Singleton
-public final class Inbox {
+final class Inbox {
     static final int MAX_TEXT_CHARS = 256 * 1024;
     static final int MAX_TITLE_CHARS = 200;
     private static final long WAIT_MS = 10_000;
@@ -39,7 +39,7 @@ public final class Inbox {
     private final InboxSettings settings;
     private final Clock clock = Clock.systemUTC();
 
-    public Inbox(CompactedTopicView<InboxTask> tasks, SessionDirectory directory, InputSender sender,
+    Inbox(CompactedTopicView<InboxTask> tasks, SessionDirectory directory, InputSender sender,
                  InboxSettings settings) {
         this.tasks = tasks;
         this.directory = directory;
@@ -48,7 +48,7 @@ public final class Inbox {
     }
 
     /** Queues a task; {@code at} null or blank: now. Bad input is a 400 with the reason. */
-    public InboxItem submit(String user, String title, String text, String at) throws InterruptedException {
+    InboxItem submit(String user, String title, String text, String at) throws InterruptedException {
         if (text == null || text.isBlank()) {
             throw ApiException.badRequest("text is required and must not be empty");
         }
@@ -74,14 +74,14 @@ public final class Inbox {
     }
 
     /** The caller's tasks that wait or have started, the newest first. */
-    public List<InboxItem> list(String user) {
+    List<InboxItem> list(String user) {
         return tasks.values().stream().filter(t -> user.equals(t.userId()))
                 .sorted(Comparator.comparing(InboxTask::submittedAt).reversed())
                 .map(this::item).toList();
     }
 
     /** Cancels a task that has not started: 404 when the caller has no such task, 409 when it has started. */
-    public void cancel(String user, String id) throws InterruptedException {
+    void cancel(String user, String id) throws InterruptedException {
         InboxTask task = tasks.get(id).filter(t -> user.equals(t.userId()))
                 .orElseThrow(() -> ApiException.notFound("no inbox task " + id));
         if (InboxItem.STARTED.equals(item(task).status())) {

@@ -13,11 +13,11 @@ import java.time.Duration;
  * @param maxQueued how many tasks one user may have waiting at once
  */
 @ConfigurationProperties("agentbus.inbox")
-public record InboxSettings(
+record InboxSettings(
         @Bindable(defaultValue = "365d") Duration maxDelay,
         @Bindable(defaultValue = "100") int maxQueued) {
 
-    public InboxSettings {
+    InboxSettings {
         if (maxDelay == null || maxDelay.isNegative() || maxDelay.isZero()) {
             throw new IllegalArgumentException("agentbus.inbox.max-delay must be positive, not " + maxDelay);
         }

@@ -6,7 +6,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /** What a user can be notified of; each user chooses which (notification settings, {@code on}). */
-public enum NotificationKind {
+enum NotificationKind {
     /** A turn of one of the user's sessions ended (completed, failed, cancelled, stopped by a guard). */
     TURN_ENDED("turn_ended"),
     /** A wait of the agent came to its time and the turn goes on. */

@@ -16,13 +16,13 @@ import java.time.Duration;
  * @param webhookBackoff the wait before the second attempt; it doubles for each one after
  */
 @ConfigurationProperties("agentbus.notifications")
-public record NotificationSettings(
+record NotificationSettings(
         @Bindable(defaultValue = "500ms") Duration pollInterval,
         @Bindable(defaultValue = "5s") Duration webhookTimeout,
         @Bindable(defaultValue = "5") int webhookAttempts,
         @Bindable(defaultValue = "2s") Duration webhookBackoff) {
 
-    public NotificationSettings {
+    NotificationSettings {
         for (var d : new Object[][] {{"poll-interval", pollInterval}, {"webhook-timeout", webhookTimeout},
                 {"webhook-backoff", webhookBackoff}}) {
             Duration value = (Duration) d[1];

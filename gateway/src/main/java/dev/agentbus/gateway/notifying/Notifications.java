@@ -23,16 +23,16 @@ import java.util.Set;
  * settings. Without a database every call answers 503, like the other read models.
  */
 @Singleton
-public final class Notifications {
+final class Notifications {
     static final int MAX_LIMIT = 200;
 
     private final ReadModelDatabase database;
 
-    public Notifications(ReadModelDatabase database) {
+    Notifications(ReadModelDatabase database) {
         this.database = database;
     }
 
-    public NotificationList list(String user, int limit) {
+    NotificationList list(String user, int limit) {
         return database.query(db -> {
             List<NotificationItem> items = new ArrayList<>();
             try (PreparedStatement s = db.prepareStatement("SELECT " + NotificationTables.COLUMNS
@@ -69,7 +69,7 @@ public final class Notifications {
     }
 
     /** Marks every notification of the user up to and including {@code upTo} read; returns how many are unread. */
-    public long markRead(String user, long upTo) {
+    long markRead(String user, long upTo) {
         return database.query(db -> {
             try (PreparedStatement s = db.prepareStatement(
                     "UPDATE notifications SET read = true WHERE user_id = ? AND id <= ? AND NOT read")) {
@@ -81,7 +81,7 @@ public final class Notifications {
         });
     }
 
-    public NotificationSettingsView settings(String user) {
+    NotificationSettingsView settings(String user) {
         return database.query(db -> {
             try (PreparedStatement s = db.prepareStatement("SELECT kinds, webhook_url, webhook_error, "
                     + "webhook_error_at, webhook_ok_at FROM notification_settings WHERE user_id = ?")) {
@@ -102,7 +102,7 @@ public final class Notifications {
      * Replaces the user's choices. {@code on} null keeps the kinds chosen before (or the defaults); a webhook URL
      * that changes forgets the old one's failures.
      */
-    public NotificationSettingsView putSettings(String user, String webhookUrl, List<String> on) {
+    NotificationSettingsView putSettings(String user, String webhookUrl, List<String> on) {
         String url = WebhookUrl.check(webhookUrl);
         Set<NotificationKind> kinds = null;
         if (on != null) {
