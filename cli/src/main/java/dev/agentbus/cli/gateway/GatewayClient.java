@@ -145,6 +145,25 @@ public final class GatewayClient {
         return read(send(post("/api/v1/inbox", body), null), dev.agentbus.api.inbox.InboxItem.class);
     }
 
+    /** GET /api/v1/inbox: the caller's queued and started tasks, newest first. */
+    public List<dev.agentbus.api.inbox.InboxItem> inbox() {
+        HttpResponse<String> response = send(request("/api/v1/inbox").header("Accept", "application/json").GET()
+                .build(), null);
+        try {
+            return JSON.readValue(response.body(), JSON.getTypeFactory().constructCollectionType(List.class,
+                    dev.agentbus.api.inbox.InboxItem.class));
+        } catch (java.io.IOException e) {
+            throw new GatewayException(GatewayException.Kind.PROTOCOL, response.statusCode(),
+                    "the gateway's inbox is not the expected JSON: " + e.getMessage());
+        }
+    }
+
+    /** DELETE /api/v1/inbox/{id}: 404 when there is no such task, 409 when it has started. */
+    public void cancelTask(String id) {
+        send(request("/api/v1/inbox/" + java.net.URLEncoder.encode(id, StandardCharsets.UTF_8).replace("+", "%20"))
+                .header("Accept", "application/json").DELETE().build(), null);
+    }
+
     /** GET /api/v1/sessions, the raw JSON (a list of {@code SessionListEntry}). */
     public String listSessions() {
         return send(request("/api/v1/sessions").GET().build(), null).body();

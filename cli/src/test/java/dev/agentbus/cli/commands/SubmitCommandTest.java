@@ -15,7 +15,10 @@ import java.time.ZoneOffset;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** submit: a task into the inbox, now or at a time; the gateway's refusal is the command's error. */
+/**
+ * submit and inbox: a task into the inbox, now or at a time, the list, a cancel; the gateway's refusal is the
+ * command's error.
+ */
 class SubmitCommandTest {
     private static final String ITEM = "{\"id\":\"t-1\",\"text\":\"report\",\"at\":\"2026-11-26T09:00:00Z\","
             + "\"submittedAt\":\"2026-11-25T20:00:00Z\",\"status\":\"queued\"}";
@@ -80,5 +83,31 @@ class SubmitCommandTest {
         assertThat(cli.run("submit", "too late", "--at", "2020-01-01T00:00:00Z")).isEqualTo(1);
 
         assertThat(cli.err()).contains("is in the past");
+    }
+
+    @Test
+    void inbox_lists_queued_and_started_tasks_with_their_session() {
+        gateway.json("GET", "/api/v1/inbox", 200, "[" + ITEM + ",{\"id\":\"t-2\",\"text\":\"tidy up\","
+                + "\"at\":\"2026-11-25T20:00:00Z\",\"status\":\"started\",\"sessionId\":\"t-2\","
+                + "\"startedAt\":\"2026-11-25T20:00:01Z\"}]");
+
+        assertThat(cli.run("inbox")).isZero();
+
+        assertThat(cli.out()).contains("t-1  queued for 2026-11-26T09:00:00Z  report")
+                .contains("t-2  started 2026-11-25T20:00:01Z  session t-2  tidy up");
+    }
+
+    @Test
+    void inbox_cancel_deletes_the_task_and_a_started_one_is_an_error() {
+        gateway.json("DELETE", "/api/v1/inbox/t-1", 204, "");
+        gateway.json("DELETE", "/api/v1/inbox/t-2", 409,
+                "{\"error\":\"conflict\",\"message\":\"inbox task t-2 has started already, as session t-2\"}");
+
+        assertThat(cli.run("inbox", "--cancel", "t-1")).isZero();
+        assertThat(cli.out()).contains("cancelled inbox task t-1");
+        assertThat(gateway.requests("DELETE", "/api/v1/inbox/t-1")).hasSize(1);
+
+        assertThat(cli.run("inbox", "--cancel", "t-2")).isEqualTo(1);
+        assertThat(cli.err()).contains("has started already");
     }
 }
