@@ -45,6 +45,11 @@ public final class CompactedTopicView<V> implements AutoCloseable {
         return key == null ? Optional.empty() : Optional.ofNullable(values.get(key));
     }
 
+    /** Every key's latest value, as the view holds them now (for listing a small topic, such as the inbox). */
+    public java.util.List<V> values() {
+        return java.util.List.copyOf(values.values());
+    }
+
     /**
      * Reads the whole topic once, up to what is committed now, and returns the latest value per key. For a
      * single writer loading its own store at start-up.

@@ -3,9 +3,10 @@ package dev.agentbus.scheduler;
 import io.micronaut.context.ApplicationContext;
 
 /**
- * Starts the scheduler service: it follows {@code agentbus.session-events}, keeps a timer for each pending wait,
- * and writes {@code wake_up.v1} to {@code agentbus.session-inputs} when one is due. Its pending waits are rebuilt
- * from the log at every start, so a restart loses none. Not yet: approval time-outs and inbox tasks.
+ * Starts the scheduler service: it follows {@code agentbus.session-events}, keeps a timer for each pending wait and
+ * approval, and writes {@code wake_up.v1} or {@code expire_approval.v1} to {@code agentbus.session-inputs} when one is
+ * due; and it follows {@code agentbus.inbox} and starts each queued task at its time ({@code start_inbox_task.v1}).
+ * Both are rebuilt from their topics at every start, so a restart loses none.
  */
 public final class SchedulerApplication {
     public static final String SERVICE = "scheduler";

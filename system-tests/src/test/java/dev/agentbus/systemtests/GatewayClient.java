@@ -118,7 +118,12 @@ final class GatewayClient {
      * {@code lastEventId} is sent as Last-Event-ID when not null.
      */
     List<Sse> sse(String sessionId, String lastEventId, Predicate<Sse> until, Duration timeout) throws Exception {
-        HttpRequest.Builder b = request("/api/v1/sessions/" + sessionId + "/events").timeout(timeout)
+        return sseAt("/api/v1/sessions/" + sessionId + "/events", lastEventId, until, timeout);
+    }
+
+    /** Like {@link #sse} for any SSE route, such as the caller's notifications. */
+    List<Sse> sseAt(String path, String lastEventId, Predicate<Sse> until, Duration timeout) throws Exception {
+        HttpRequest.Builder b = request(path).timeout(timeout)
                 .header("Accept", "text/event-stream");
         if (lastEventId != null) {
             b.header("Last-Event-ID", lastEventId);

@@ -135,6 +135,40 @@ public final class GatewayClient {
         send(request, sessionId);
     }
 
+    /**
+     * POST /api/v1/inbox: queues a task that starts in a new session at {@code at} (an ISO-8601 time with a zone;
+     * null: now). Bad input answers 400 ({@link GatewayException}) with the gateway's reason.
+     */
+    public dev.agentbus.api.inbox.InboxItem submitTask(String text, String at, String title) {
+        ObjectNode body = JSON.createObjectNode().put("text", text);
+        if (at != null) {
+            body.put("at", at);
+        }
+        if (title != null) {
+            body.put("title", title);
+        }
+        return read(send(post("/api/v1/inbox", body), null), dev.agentbus.api.inbox.InboxItem.class);
+    }
+
+    /** GET /api/v1/inbox: the caller's queued and started tasks, newest first. */
+    public List<dev.agentbus.api.inbox.InboxItem> inbox() {
+        HttpResponse<String> response = send(request("/api/v1/inbox").header("Accept", "application/json").GET()
+                .build(), null);
+        try {
+            return JSON.readValue(response.body(), JSON.getTypeFactory().constructCollectionType(List.class,
+                    dev.agentbus.api.inbox.InboxItem.class));
+        } catch (java.io.IOException e) {
+            throw new GatewayException(GatewayException.Kind.PROTOCOL, response.statusCode(),
+                    "the gateway's inbox is not the expected JSON: " + e.getMessage());
+        }
+    }
+
+    /** DELETE /api/v1/inbox/{id}: 404 when there is no such task, 409 when it has started. */
+    public void cancelTask(String id) {
+        send(request("/api/v1/inbox/" + java.net.URLEncoder.encode(id, StandardCharsets.UTF_8).replace("+", "%20"))
+                .header("Accept", "application/json").DELETE().build(), null);
+    }
+
     /** GET /api/v1/sessions, the raw JSON (a list of {@code SessionListEntry}). */
     public String listSessions() {
         return send(request("/api/v1/sessions").GET().build(), null).body();

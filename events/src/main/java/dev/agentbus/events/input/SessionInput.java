@@ -149,6 +149,15 @@ public sealed interface SessionInput {
     record PostNotification(String message) implements SessionInput {
     }
 
+    /**
+     * Written by the scheduler when a task of a user's inbox ({@code agentbus.inbox}) is due, to the session whose id
+     * is the task's id: it creates that session and posts {@code text} as its first message, in one decision. Sent
+     * to a session that exists already (the scheduler may send it twice around a restart), it changes nothing.
+     */
+    @WireType("start_inbox_task.v1")
+    record StartInboxTask(String title, String text) implements SessionInput {
+    }
+
     /** An input type this code does not know; rejected with a reason, never a crash. */
     record UnknownInput(String type, JsonNode raw) implements SessionInput {
     }

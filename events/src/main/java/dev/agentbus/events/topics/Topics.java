@@ -1,5 +1,6 @@
 package dev.agentbus.events.topics;
 
+import dev.agentbus.events.inbox.InboxTask;
 import dev.agentbus.events.input.InputEnvelope;
 import dev.agentbus.events.ledger.ToolLedgerEntry;
 import dev.agentbus.events.memory.MemoryCommand;
@@ -41,12 +42,15 @@ public final class Topics {
     public static final TopicSpec SESSION_SNAPSHOTS = new TopicSpec("agentbus.session-snapshots", "session id",
             SessionSnapshot.class, true, null,
             "each session's folded state every N events, so recovery folds only the tail; written by the orchestrator");
+    /** Small and kept whole: the scheduler and the gateway read it from the start at every start. */
+    public static final TopicSpec INBOX = new TopicSpec("agentbus.inbox", "inbox task id", InboxTask.class, true,
+            null, "tasks queued to start in a new session, now or at a time; written only by the gateway");
     public static final TopicSpec DEAD_LETTER = new TopicSpec("agentbus.dead-letter", "original key",
             byte[].class, false, Duration.ofDays(30), "records no service could parse, with the reason in headers");
 
     public static final List<TopicSpec> ALL = List.of(SESSION_INPUTS, SESSION_EVENTS, SESSION_STREAM,
             MEMORY_COMMANDS, USER_MEMORY, USER_MODELS, TOOL_LEDGER, SESSION_SNAPSHOTS, DEAD_LETTER,
-            INSIGHT_COMMANDS, USER_INSIGHTS);
+            INSIGHT_COMMANDS, USER_INSIGHTS, INBOX);
 
     /** Topics that must share one partition count because one owner handles both sides of a session. */
     public static final List<TopicSpec> SESSION_PARTITIONED = List.of(SESSION_INPUTS, SESSION_EVENTS, SESSION_STREAM,

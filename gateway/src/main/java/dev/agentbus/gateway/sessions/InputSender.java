@@ -48,6 +48,13 @@ public final class InputSender implements AutoCloseable {
         publish(record);
     }
 
+    /** Any other record the gateway alone writes (an inbox task; {@code value} null: a tombstone), durably. */
+    public void sendRecord(String topic, String key, byte[] value) {
+        var record = new ProducerRecord<>(topic, key, value);
+        TraceHeaders.inject(TraceHeaders.newTrace(), record.headers());
+        publish(record);
+    }
+
     private void publish(ProducerRecord<String, byte[]> record) {
         try {
             producer.send(record).get(10, TimeUnit.SECONDS);

@@ -1,5 +1,6 @@
 package dev.agentbus.gateway.websocket;
 
+import dev.agentbus.gateway.notifying.NotificationFeed;
 import dev.agentbus.events.state.SessionState;
 import dev.agentbus.gateway.auth.Caller;
 import dev.agentbus.gateway.auth.Callers;
@@ -50,9 +51,11 @@ class AgentSocket {
     private final CommandDispatcher dispatcher;
     private final long maxTextBytes;
     private final long maxUploadBytes;
+    private final NotificationFeed notifications;
 
     AgentSocket(SocketSessions sessions, WebSocketCommands commands, WebSocketSettings settings,
-                FileTransferSettings files) {
+                FileTransferSettings files, NotificationFeed notifications) {
+        this.notifications = notifications;
         this.sessions = sessions;
         this.dispatcher = commands.dispatcher();
         this.maxTextBytes = settings.maxTextBytes();
@@ -87,6 +90,9 @@ class AgentSocket {
             connection.outbox().send(new Reply.Ready(session.sessionId(), connection.userId(), maxTextBytes,
                     maxUploadBytes, dispatcher.commands()));
             connection.ready(session.sessionId());
+            // After ready, which a client reads first: the user's own notifications, from every session of theirs.
+            connection.onClose(notifications.follow(connection.userId(),
+                    item -> connection.outbox().send(new Reply.UserNotification(item))));
         } catch (ApiException e) {
             connection.outbox().send(new Reply.Failure(null, null, e.status().name().toLowerCase(), e.getMessage()));
             connection.outbox().close(e.status().getCode() == 404 ? SESSION_NOT_FOUND

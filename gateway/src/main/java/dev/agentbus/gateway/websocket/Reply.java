@@ -94,4 +94,14 @@ sealed interface Reply {
             this("notification", sessionId, seq, time, sentBy, message);
         }
     }
+
+    /**
+     * A notification of the connection's user ({@code GET /api/v1/me/notifications}), from any of their sessions, as
+     * it is recorded: a turn ended, an approval waits, a wait fired, a message.
+     */
+    record UserNotification(String type, dev.agentbus.api.notifying.NotificationItem notification) implements Reply {
+        UserNotification(dev.agentbus.api.notifying.NotificationItem notification) {
+            this("user_notification", notification);
+        }
+    }
 }

@@ -13,6 +13,7 @@ import dev.agentbus.events.input.SessionInput.ExpireApproval;
 import dev.agentbus.events.input.SessionInput.SetPermissionMode;
 import dev.agentbus.events.input.SessionInput.ForkSession;
 import dev.agentbus.events.input.SessionInput.RunUserTool;
+import dev.agentbus.events.input.SessionInput.StartInboxTask;
 import dev.agentbus.events.input.SessionInput.MarkToolCallStarted;
 import dev.agentbus.events.input.SessionInput.PostNotification;
 import dev.agentbus.events.input.SessionInput.PostUserMessage;
@@ -89,7 +90,7 @@ public final class SessionDecider {
                     : step.ignore("session " + envelope.sessionId() + " was deleted");
         }
         if (!state.exists() && !(input instanceof CreateSession) && !(input instanceof ForkSession)
-                && !(input instanceof UnknownInput)) {
+                && !(input instanceof StartInboxTask) && !(input instanceof UnknownInput)) {
             return step.ignore("session " + envelope.sessionId() + " does not exist");
         }
         switch (input) {
@@ -101,6 +102,21 @@ public final class SessionDecider {
                 // how an existing session's log folds.
                 step.emit(new SessionCreated(c.title() == null || c.title().isBlank() ? "New session" : c.title(),
                         c.mode() != null ? c.mode() : ctx.defaultMode()));
+            }
+            case StartInboxTask t -> {
+                if (state.exists()) {
+                    // The session id is the task's: the scheduler sent it again (around a restart), and the task
+                    // has started already. Nothing changes, so it starts exactly once.
+                    return step.ignore("inbox task " + envelope.sessionId() + " has started already");
+                }
+                if (t.text() == null || t.text().isBlank()) {
+                    return step.ignore("inbox task " + envelope.sessionId() + " is empty");
+                }
+                step.emit(new SessionCreated(t.title() == null || t.title().isBlank() ? "Inbox task" : t.title(),
+                        ctx.defaultMode()));
+                step.emit(new UserMessagePosted(t.text()));
+                attachMemoryIfChanged(step);
+                step.callModel();
             }
             case SetPermissionMode m -> {
                 if (m.mode() == null) {

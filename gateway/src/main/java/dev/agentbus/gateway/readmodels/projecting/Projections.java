@@ -1,5 +1,6 @@
 package dev.agentbus.gateway.readmodels.projecting;
 
+import dev.agentbus.gateway.notifying.NotificationProjection;
 import dev.agentbus.gateway.readmodels.TableProjection;
 import dev.agentbus.gateway.readmodels.analytics.TokenUsageProjection;
 import dev.agentbus.gateway.readmodels.auditing.AuditProjection;
@@ -16,9 +17,13 @@ final class Projections {
     private Projections() {
     }
 
-    /** Fresh projections for one batch (they hold the batch's rows in memory). */
+    /**
+     * Fresh projections for one batch (they hold the batch's rows in memory). Notifications come last and are not in
+     * {@link #TABLES}: their rows are each user's queue (read marks, webhook deliveries), kept across a rebuild, and
+     * inserted once per event, so the rebuild's second reading adds none.
+     */
     static List<TableProjection> forOneBatch() {
         return List.of(new SessionSummaryProjection(), new MessageIndexProjection(), new TokenUsageProjection(),
-                new AuditProjection());
+                new AuditProjection(), new NotificationProjection());
     }
 }

@@ -1,0 +1,2 @@
+/** Answers of the inbox routes (docs/api.md "Inbox"). */
+package dev.agentbus.api.inbox;

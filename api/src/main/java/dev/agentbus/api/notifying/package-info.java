@@ -1,0 +1,2 @@
+/** Answers of the notification routes (docs/api.md "Notifications"). */
+package dev.agentbus.api.notifying;
