@@ -8,6 +8,7 @@ import dev.agentbus.events.topics.Topics;
 import dev.agentbus.gateway.sessions.InputSender;
 import dev.agentbus.gateway.sessions.SessionDirectory;
 import io.micronaut.context.annotation.Context;
+import io.micronaut.context.annotation.Requires;
 import jakarta.annotation.PreDestroy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,6 +25,7 @@ import java.util.concurrent.TimeUnit;
  * gateway replicas write the same record: harmless too.
  */
 @Context
+@Requires(beans = CompactedTopicView.class) // not in a context without Kafka, such as the settings tests
 final class InboxStarts {
     private static final Logger LOG = LoggerFactory.getLogger(InboxStarts.class);
 

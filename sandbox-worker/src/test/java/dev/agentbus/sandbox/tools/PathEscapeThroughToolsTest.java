@@ -52,7 +52,9 @@ class PathEscapeThroughToolsTest {
         assertThat(run("upload", "path", "../x", "content_base64", "eA==").refusal())
                 .isEqualTo("path escapes the workspace: ../x");
         assertThat(run("mkdir", "path", "/tmp/agentbus-" + UUID.randomUUID()).ok()).isFalse();
-        assertThat(outside.resolveSibling("x")).doesNotExist();
+        // Where "../x" would have landed: beside the workspace, in the test's own directory (not /tmp, which any
+        // other program on the machine may use).
+        assertThat(ws.resolveSibling("x")).doesNotExist();
     }
 
     @Test
