@@ -277,7 +277,7 @@ public final class SessionDecider {
                 }
                 List<ToolCallSpec> calls = withUniqueIds(r.toolCalls(), state, ctx);
                 step.emit(new ModelCallCompleted(r.requestId(), r.model(), r.content(), r.reasoning(),
-                        calls, r.usage(), r.finishReason()));
+                        calls, r.usage(), r.finishReason(), r.measure()));
                 Optional<LoopGuards.Sighting> loop = LoopGuards.afterAnswer(step.state, ctx.loopLimits());
                 if (loop.isPresent() && step.state.turn().loopWarnings().contains(loop.get().guard())) {
                     endInLoop(step, loop.get());

@@ -142,6 +142,17 @@ class ContextTest {
         }
     }
 
+    @Test
+    void the_measure_of_the_context_window_is_recorded_with_the_answer_and_shows_in_the_gauge() {
+        Decision d = given(new SessionCreated("t"), new UserMessagePosted("go"), new ModelCallStarted("r1", 1))
+                .when(new RecordModelResult("r1", "m", "done", null, List.of(), USAGE, "stop", measured(420, 1000)));
+
+        assertThat(d.events().getFirst()).isEqualTo(new ModelCallCompleted("r1", "m", "done", null, List.of(), USAGE,
+                "stop", measured(420, 1000)));
+        assertThat(d.state().context().gauge().promptTokens()).isEqualTo(420);
+        assertThat(d.state().context().gauge().window()).isEqualTo(1000);
+    }
+
     @Nested
     class AutomaticCompaction {
         @Test
