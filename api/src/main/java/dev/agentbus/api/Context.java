@@ -35,7 +35,7 @@ public record Context(long tokensUsed, boolean tokensEstimated, Long window, Str
                 c.files().stream().map(f -> new File(f.name(), f.content().length(), f.truncated())).toList(),
                 c.summary() == null ? null : new Summary(c.summary().text(), c.summary().throughSeq(),
                         c.summary().messagesCovered(), c.summary().compactions()),
-                c.isCompacting());
+                c.awaitsSummary());
     }
 
     /** A context file: its name in the workspace, the characters of it in the prompt, and whether it was cut. */

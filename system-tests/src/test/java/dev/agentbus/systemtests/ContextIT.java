@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.session.SessionEvent.ContextCompacted;
 import dev.agentbus.events.session.SessionEvent.ContextCompactionRequested;
-import dev.agentbus.events.session.SessionEvent.SystemPromptSet;
+import dev.agentbus.events.session.SessionEvent.SystemPromptChanged;
 import dev.agentbus.events.session.SessionEvent.TurnEnded;
 import dev.agentbus.events.state.SessionFold;
 import dev.agentbus.events.state.SessionState;
@@ -169,7 +169,7 @@ class ContextIT {
                 .header("Content-Type", "application/json")
                 .PUT(HttpRequest.BodyPublishers.ofString("{\"preset\":\"research\"}")).build());
         assertThat(put.status()).isEqualTo(202);
-        gw.awaitLog(id, e -> e.event() instanceof SystemPromptSet s && "research".equals(s.preset()), WAIT);
+        gw.awaitLog(id, e -> e.event() instanceof SystemPromptChanged s && "research".equals(s.preset()), WAIT);
         turn(gw, id, "again", 1);
         String second = model.requests().get(1).get("messages").get(0).get("content").asText();
         assertThat(second).contains("Mode: deep research").doesNotContain("You work for");

@@ -222,7 +222,7 @@ public final class TurnRenderer implements SessionStream.Listener {
                     printer.println(printer.dim("✉ notification: " + notification.message()));
                 }
             }
-            case SessionEvent.SystemPromptSet set -> {
+            case SessionEvent.SystemPromptChanged set -> {
                 if (!quiet) {
                     printer.println(printer.dim("system prompt: " + (set.preset() == null ? "" : "preset " + set.preset()
                             + (set.systemPrompt() == null ? "" : " + ")) + (set.systemPrompt() == null

@@ -144,7 +144,7 @@ public final class Timeline {
                         + p.dim((d.decidedBy() == null ? "" : " by " + d.decidedBy())
                         + (Text.isBlank(d.note()) ? "" : " : " + Text.oneLine(d.note(), WIDTH))));
             }
-            case SessionEvent.SystemPromptSet s -> line(head, p.bold("system prompt")
+            case SessionEvent.SystemPromptChanged s -> line(head, p.bold("system prompt")
                     + (s.preset() == null ? "" : " preset " + s.preset())
                     + (s.systemPrompt() == null ? (s.preset() == null ? " back to the installation's" : "")
                     : " " + quoted(Text.oneLine(s.systemPrompt(), WIDTH)))

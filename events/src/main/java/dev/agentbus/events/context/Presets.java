@@ -5,7 +5,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * Every preset there is. Part of the schema because a {@code system_prompt.set.v1} event names one: the gateway
+ * Every preset there is. Part of the schema because a {@code system_prompt.changed.v1} event names one: the gateway
  * refuses an unknown name early and lists these ({@code GET /api/v1/presets}), the decider refuses it again, and the
  * orchestrator's prompt builder reads the text. The texts are Agentbus's own; the set follows lm-chat's agent modes.
  */

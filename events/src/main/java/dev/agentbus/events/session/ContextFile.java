@@ -23,6 +23,7 @@ public record ContextFile(String name, String content, boolean truncated) {
         content = content == null ? "" : content;
     }
 
+    @com.fasterxml.jackson.annotation.JsonIgnore
     public boolean isSoul() {
         return SOUL.equals(name);
     }

@@ -230,8 +230,8 @@ public sealed interface SessionEvent {
      * call. {@code preset} names one of {@link dev.agentbus.events.context.Presets}; {@code systemPrompt} replaces the
      * installation's base prompt. Both null: back to the installation's. {@code setBy} is the user who set it.
      */
-    @WireType("system_prompt.set.v1")
-    record SystemPromptSet(String preset, String systemPrompt, String setBy) implements SessionEvent {
+    @WireType("system_prompt.changed.v1")
+    record SystemPromptChanged(String preset, String systemPrompt, String setBy) implements SessionEvent {
     }
 
     /**

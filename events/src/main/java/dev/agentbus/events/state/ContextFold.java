@@ -5,7 +5,7 @@ import dev.agentbus.events.session.SessionEvent.ContextCompacted;
 import dev.agentbus.events.session.SessionEvent.ContextCompactionFailed;
 import dev.agentbus.events.session.SessionEvent.ContextCompactionRequested;
 import dev.agentbus.events.session.SessionEvent.ContextFilesLoaded;
-import dev.agentbus.events.session.SessionEvent.SystemPromptSet;
+import dev.agentbus.events.session.SessionEvent.SystemPromptChanged;
 import dev.agentbus.events.session.TokenUsage;
 
 /**
@@ -16,7 +16,7 @@ final class ContextFold {
     private ContextFold() {
     }
 
-    static ContextState systemPromptSet(ContextState c, SystemPromptSet e) {
+    static ContextState systemPromptSet(ContextState c, SystemPromptChanged e) {
         return new ContextState(blankToNull(e.preset()), blankToNull(e.systemPrompt()), c.files(), c.gauge(),
                 c.summary(), c.compacting(), c.lastCompactionRequestAt());
     }

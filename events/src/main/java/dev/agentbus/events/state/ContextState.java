@@ -12,7 +12,7 @@ import java.util.List;
  * <p>Positions in the conversation are counts of messages, not seqs: a fork keeps its source's messages with the
  * source's seqs, while its own events are numbered from 1 again.
  *
- * @param preset       the session's preset ({@code system_prompt.set.v1}), null for none
+ * @param preset       the session's preset ({@code system_prompt.changed.v1}), null for none
  * @param systemPrompt the session's own base prompt, null for the installation's
  * @param files        the context files last reported from the workspace, in prompt order
  * @param gauge        how full the context window was on the last model call
@@ -33,7 +33,8 @@ public record ContextState(String preset, String systemPrompt, List<ContextFile>
     }
 
     /** Whether a summary is being written: the turn's next model call waits for it, and no other is asked for. */
-    public boolean isCompacting() {
+    // Not a bean getter: "isCompacting" would be read as the component "compacting" by JSON.
+    public boolean awaitsSummary() {
         return compacting != null;
     }
 

@@ -9,7 +9,7 @@ import dev.agentbus.events.session.SessionEvent.ContextCompacted;
 import dev.agentbus.events.session.SessionEvent.ContextCompactionFailed;
 import dev.agentbus.events.session.SessionEvent.ContextCompactionRequested;
 import dev.agentbus.events.session.SessionEvent.ContextFilesLoaded;
-import dev.agentbus.events.session.SessionEvent.SystemPromptSet;
+import dev.agentbus.events.session.SessionEvent.SystemPromptChanged;
 import dev.agentbus.events.session.SessionEvent.InputRejected;
 import dev.agentbus.events.session.SessionEvent.LoopWarned;
 import dev.agentbus.events.session.SessionEvent.SessionRenamed;
@@ -257,7 +257,7 @@ public final class SessionFold {
             case NotificationPosted n -> {
                 // For the people following the session, not for the model: no state of its own.
             }
-            case SystemPromptSet p -> b.context = ContextFold.systemPromptSet(b.context, p);
+            case SystemPromptChanged p -> b.context = ContextFold.systemPromptSet(b.context, p);
             case ContextFilesLoaded f -> b.context = ContextFold.filesLoaded(b.context, f);
             case ContextCompactionRequested r ->
                     b.context = ContextFold.compactionRequested(b.context, r, b.messages.size());

@@ -137,7 +137,7 @@ public record SessionState(String sessionId, String userId, String title, Sessio
      * the decider's own call before each model call) and while no summary is being written.
      */
     public boolean acceptsCompaction() {
-        return exists() && !turnInProgress() && !context.isCompacting();
+        return exists() && !turnInProgress() && !context.awaitsSummary();
     }
 
     /** Whether there is a turn to cancel. */

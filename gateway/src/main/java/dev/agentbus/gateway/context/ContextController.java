@@ -75,7 +75,7 @@ class ContextController {
     public HttpResponse<String> compact(String id, HttpRequest<?> request) {
         SessionState state = sessions.writable(id, request);
         if (!state.acceptsCompaction()) {
-            throw new ApiException(HttpStatus.CONFLICT, state.context().isCompacting()
+            throw new ApiException(HttpStatus.CONFLICT, state.context().awaitsSummary()
                     ? "session " + id + " is being compacted already"
                     : "session " + id + " is " + state.status().name().toLowerCase()
                             + "; compact it once the turn has ended");

@@ -91,7 +91,7 @@ public final class Compaction {
     static Optional<String> automatic(SessionState state, ContextLimits limits) {
         ContextState c = state.context();
         ContextState.Gauge gauge = c.gauge();
-        if (limits.compactAt() <= 0 || gauge.window() <= 0 || c.isCompacting()
+        if (limits.compactAt() <= 0 || gauge.window() <= 0 || c.awaitsSummary()
                 || gauge.measuredAt() <= c.lastCompactionRequestAt()) {
             return Optional.empty();
         }

@@ -35,7 +35,7 @@ import dev.agentbus.events.session.SessionEvent.ContextCompacted;
 import dev.agentbus.events.session.SessionEvent.ContextCompactionFailed;
 import dev.agentbus.events.session.SessionEvent.ContextCompactionRequested;
 import dev.agentbus.events.session.SessionEvent.ContextFilesLoaded;
-import dev.agentbus.events.session.SessionEvent.SystemPromptSet;
+import dev.agentbus.events.session.SessionEvent.SystemPromptChanged;
 import dev.agentbus.events.session.SessionEvent.PermissionModeChanged;
 import dev.agentbus.events.session.SessionEvent.InputRejected;
 import dev.agentbus.events.session.SessionEvent.LoopWarned;
@@ -122,7 +122,7 @@ public final class SessionDecider {
             }
             case CompactContext c -> {
                 if (!state.acceptsCompaction()) {
-                    return step.reject(state.context().isCompacting() ? "a summary is being written already"
+                    return step.reject(state.context().awaitsSummary() ? "a summary is being written already"
                             : "a turn is " + state.status().name().toLowerCase()
                                     + "; during a turn the conversation is compacted when the prompt needs it");
                 }
@@ -456,7 +456,7 @@ public final class SessionDecider {
             step.reject("the system prompt is longer than " + MAX_SYSTEM_PROMPT_CHARS + " characters");
             return false;
         }
-        step.emit(new SystemPromptSet(found.map(dev.agentbus.events.context.Preset::name).orElse(null),
+        step.emit(new SystemPromptChanged(found.map(dev.agentbus.events.context.Preset::name).orElse(null),
                 blank(systemPrompt) ? null : systemPrompt.strip(), by));
         return true;
     }
@@ -673,7 +673,7 @@ public final class SessionDecider {
                 return;
             }
             // A summary being written comes first: its arrival makes this call (see RecordContextSummary).
-            if (state.context().isCompacting()) {
+            if (state.context().awaitsSummary()) {
                 return;
             }
             Optional<String> full = Compaction.automatic(state, ctx.contextLimits());

@@ -16,7 +16,7 @@ import java.util.Locale;
 /**
  * The system prompt of a model call, in this order:
  * <ol>
- *   <li>the base prompt: the session's own ({@code system_prompt.set.v1}), else the installation's
+ *   <li>the base prompt: the session's own ({@code system_prompt.changed.v1}), else the installation's
  *       ({@code agentbus.agent.system-prompt}), else the built-in one;</li>
  *   <li>the session's preset, if it has one;</li>
  *   <li>the current time;</li>

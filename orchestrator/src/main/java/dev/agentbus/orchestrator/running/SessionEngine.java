@@ -297,7 +297,7 @@ final class SessionEngine implements Handler<InputEnvelope>, AutoCloseable {
                         modelCalls.start(pending, s, TraceHeaders.newTrace());
                     }
                     // A summary asked for and not recorded is asked for again, like a model call (no side effects).
-                    String summary = s.context().isCompacting() ? s.context().compacting().requestId() : null;
+                    String summary = s.context().awaitsSummary() ? s.context().compacting().requestId() : null;
                     if (summary != null && !modelCalls.isInFlight(summary) && !answeredRequests.contains(summary)) {
                         LOG.info("session {}: summary {} was asked for but never recorded; asking again",
                                 s.sessionId(), summary);

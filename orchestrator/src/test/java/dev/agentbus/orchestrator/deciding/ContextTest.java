@@ -21,7 +21,7 @@ import dev.agentbus.events.session.SessionEvent.InputRejected;
 import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ModelCallStarted;
 import dev.agentbus.events.session.SessionEvent.SessionCreated;
-import dev.agentbus.events.session.SessionEvent.SystemPromptSet;
+import dev.agentbus.events.session.SessionEvent.SystemPromptChanged;
 import dev.agentbus.events.session.SessionEvent.ToolCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ToolCallRequested;
 import dev.agentbus.events.session.SessionEvent.TurnEnded;
@@ -69,7 +69,7 @@ class ContextTest {
             Decision d = given().whenBy("bob", new CreateSession("t", null, "Code", "Use Java 21."));
 
             assertThat(d.events()).containsExactly(new SessionCreated("t", PermissionMode.AUTO),
-                    new SystemPromptSet("code", "Use Java 21.", "bob"));
+                    new SystemPromptChanged("code", "Use Java 21.", "bob"));
             assertThat(d.state().context().preset()).isEqualTo("code");
             assertThat(d.state().context().systemPrompt()).isEqualTo("Use Java 21.");
         }
@@ -89,23 +89,23 @@ class ContextTest {
             Decision d = given(new SessionCreated("t"), new UserMessagePosted("go"), new ModelCallStarted("r1", 1))
                     .when(new SetSystemPrompt("research", null));
 
-            assertThat(d.events()).containsExactly(new SystemPromptSet("research", null, "alice"));
+            assertThat(d.events()).containsExactly(new SystemPromptChanged("research", null, "alice"));
             assertThat(d.state().status()).isEqualTo(SessionStatus.RUNNING);
         }
 
         @Test
         void neither_preset_nor_prompt_goes_back_to_the_installations_prompt() {
-            Decision d = given(new SessionCreated("t"), new SystemPromptSet("code", "mine", "alice"))
+            Decision d = given(new SessionCreated("t"), new SystemPromptChanged("code", "mine", "alice"))
                     .when(new SetSystemPrompt(" ", ""));
 
-            assertThat(d.events()).containsExactly(new SystemPromptSet(null, null, "alice"));
+            assertThat(d.events()).containsExactly(new SystemPromptChanged(null, null, "alice"));
             assertThat(d.state().context().preset()).isNull();
             assertThat(d.state().context().systemPrompt()).isNull();
         }
 
         @Test
         void an_unknown_preset_is_rejected_and_changes_nothing() {
-            Decision d = given(new SessionCreated("t"), new SystemPromptSet("code", null, "alice"))
+            Decision d = given(new SessionCreated("t"), new SystemPromptChanged("code", null, "alice"))
                     .when(new SetSystemPrompt("nope", null));
 
             assertThat(d.events()).singleElement().isInstanceOf(InputRejected.class);
@@ -166,7 +166,7 @@ class ContextTest {
                     new ContextCompactionRequested("id-1", 10, 5,
                             "the next prompt (about 912 tokens) would pass 80% of the 1000-token context window", null));
             assertThat(d.effects()).containsExactly(new Effect.Summarise(DeciderFixture.SESSION, "id-1"));
-            assertThat(d.state().context().isCompacting()).isTrue();
+            assertThat(d.state().context().awaitsSummary()).isTrue();
             assertThat(d.state().turn().pendingRequestId()).as("the model call waits for the summary").isNull();
         }
 
@@ -222,7 +222,7 @@ class ContextTest {
                     new ModelCallStarted("id-1", 1));
             assertThat(d.effects()).containsExactly(new Effect.CallModel(DeciderFixture.SESSION, "id-1"));
             assertThat(d.state().context().summary().text()).isEqualTo("The person asked three questions.");
-            assertThat(d.state().context().isCompacting()).isFalse();
+            assertThat(d.state().context().awaitsSummary()).isFalse();
         }
 
         @Test

@@ -9,7 +9,7 @@ import dev.agentbus.events.session.SessionEvent.ContextFilesLoaded;
 import dev.agentbus.events.session.SessionEvent.MemoryAttached;
 import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
 import dev.agentbus.events.session.SessionEvent.SessionCreated;
-import dev.agentbus.events.session.SessionEvent.SystemPromptSet;
+import dev.agentbus.events.session.SessionEvent.SystemPromptChanged;
 import dev.agentbus.events.session.SessionEvent.TurnEnded;
 import dev.agentbus.events.session.SessionEvent.UserMessagePosted;
 import dev.agentbus.events.session.TokenUsage;
@@ -44,7 +44,7 @@ class ContextPromptTest {
 
     @Test
     void the_installations_prompt_then_the_preset_then_the_time_the_files_and_the_memory() {
-        String system = system(fold(new SessionCreated("t"), new SystemPromptSet("code", null, "alice"),
+        String system = system(fold(new SessionCreated("t"), new SystemPromptChanged("code", null, "alice"),
                 new ContextFilesLoaded(List.of(new ContextFile(".soul.md", "You are terse.", false),
                         new ContextFile("AGENTS.md", "Run mvn test.", true))),
                 new MemoryAttached("Prefers Java.", 1)));
@@ -60,7 +60,7 @@ class ContextPromptTest {
 
     @Test
     void the_sessions_own_prompt_replaces_the_installations_and_fills_the_template_variables() {
-        String system = system(fold(new SessionCreated("t"), new SystemPromptSet(null,
+        String system = system(fold(new SessionCreated("t"), new SystemPromptChanged(null,
                 "Today is {day} {date} at {time}; you are {model} for {user}. Known: {memories} {unknown}", "alice"),
                 new MemoryAttached("Likes tea.", 1)));
 

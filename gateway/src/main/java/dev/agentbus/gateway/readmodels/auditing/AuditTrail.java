@@ -119,7 +119,7 @@ final class AuditTrail {
             case LoopWarned w -> {
                 // A loop-detected turn leaves its calls answered "not run" in their results.
             }
-            case SessionEvent.SystemPromptSet p -> {
+            case SessionEvent.SystemPromptChanged p -> {
             }
             case SessionEvent.ContextFilesLoaded f -> {
             }

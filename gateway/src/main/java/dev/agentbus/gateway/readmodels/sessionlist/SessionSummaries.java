@@ -143,7 +143,7 @@ final class SessionSummaries {
                     b.status = SessionStatus.RUNNING;
                 }
             }
-            case SessionEvent.SystemPromptSet p -> {
+            case SessionEvent.SystemPromptChanged p -> {
             }
             case SessionEvent.ContextFilesLoaded f -> {
             }
