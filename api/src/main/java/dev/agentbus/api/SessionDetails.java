@@ -30,6 +30,8 @@ import java.util.Map;
  * @param pendingApprovals the calls waiting for a person's decision, in the order the model asked; empty when none
  * @param alwaysAllowed tools a person allowed for the rest of the session; empty when none
  * @param queuedWhispers people's notes to the running turn waiting for its next model call; empty when none
+ * @param context     the context gauge, the session's own system prompt, its context files and the summary of the
+ *                    compacted conversation ({@link Context})
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SessionDetails(String sessionId, String userId, String title, String status, long lastSeq,
@@ -39,7 +41,7 @@ public record SessionDetails(String sessionId, String userId, String title, Stri
                              String lastOutcome, String lastAnswer, String lastError, Shell shell, String checkpoint,
                              String forkedFrom, long forkedAtSeq, String permissionMode,
                              List<PendingApproval> pendingApprovals, List<String> alwaysAllowed,
-                             List<QueuedWhisper> queuedWhispers) {
+                             List<QueuedWhisper> queuedWhispers, Context context) {
 
     public static SessionDetails of(SessionState s) {
         Map<String, ToolCall> calls = new LinkedHashMap<>();
@@ -50,7 +52,8 @@ public record SessionDetails(String sessionId, String userId, String title, Stri
                 s.memoryVersion(), s.lastModel(), s.lastOutcome() == null ? null : s.lastOutcome().name(),
                 s.lastAnswer(), s.lastError(), Shell.of(s.shell()), s.checkpoint(), s.forkedFrom(), s.forkedAtSeq(),
                 s.permissionMode().wireName(), s.pendingApprovals().stream().map(PendingApproval::of).toList(),
-                s.alwaysAllowed(), s.queuedWhispers().stream().map(QueuedWhisper::of).toList());
+                s.alwaysAllowed(), s.queuedWhispers().stream().map(QueuedWhisper::of).toList(),
+                Context.of(s.context()));
     }
 
     /** A person's note to the running turn ({@code POST /api/v1/sessions/{id}/whisper}), not yet given to the model. */

@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
@@ -67,6 +68,9 @@ public final class ModelClient implements AutoCloseable {
     private final RequestWriter requests = new RequestWriter();
     private final Object modelLock = new Object();
     private volatile String resolvedModel;
+    /** The context window as the server said, asked once; the time it was asked, for asking again after a miss. */
+    private volatile Optional<ContextWindow> contextWindow;
+    private volatile long contextWindowAskedAt;
 
     public ModelClient(ModelSettings settings) {
         this.settings = Objects.requireNonNull(settings, "settings");
@@ -147,6 +151,35 @@ public final class ModelClient implements AutoCloseable {
             }
             return resolvedModel;
         }
+    }
+
+    /** After the server said nothing, it is asked again this much later (a model may have been loaded meanwhile). */
+    private static final Duration CONTEXT_WINDOW_RETRY = Duration.ofMinutes(5);
+
+    /**
+     * The model's context window as the server says (see {@link ContextWindowProbe} for where each kind of server
+     * says it), asked at the first call and then remembered; empty when the server does not say. Never throws: a
+     * server that cannot be asked simply does not say.
+     */
+    public Optional<ContextWindow> contextWindow() {
+        Optional<ContextWindow> known = contextWindow;
+        if (known != null && (known.isPresent()
+                || System.nanoTime() - contextWindowAskedAt < CONTEXT_WINDOW_RETRY.toNanos())) {
+            return known;
+        }
+        String model;
+        try {
+            model = resolveModel();
+        } catch (ModelCallException e) {
+            model = settings.model();
+        }
+        Optional<ContextWindow> asked = new ContextWindowProbe(http, settings.baseUrl(), settings.apiKey())
+                .probe(model);
+        asked.ifPresent(w -> LOG.info("context window of {} at {}: {} tokens ({})", settings.model(),
+                settings.baseUrl(), w.tokens(), w.source()));
+        contextWindowAskedAt = System.nanoTime();
+        contextWindow = asked;
+        return asked;
     }
 
     @Override

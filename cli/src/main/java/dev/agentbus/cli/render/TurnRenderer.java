@@ -7,6 +7,7 @@ import dev.agentbus.cli.gateway.SessionStream;
 import dev.agentbus.events.codec.EventCodec;
 import dev.agentbus.events.codec.MalformedRecordException;
 import dev.agentbus.events.session.EventEnvelope;
+import dev.agentbus.events.session.SessionEvent;
 import dev.agentbus.events.session.SessionEvent.ApprovalDecided;
 import dev.agentbus.events.session.SessionEvent.ApprovalRequested;
 import dev.agentbus.events.session.SessionEvent.InputRejected;
@@ -224,6 +225,31 @@ public final class TurnRenderer implements SessionStream.Listener {
                     printer.println(printer.dim("✉ notification: " + notification.message()));
                 }
             }
+            case SessionEvent.SystemPromptChanged set -> {
+                if (!quiet) {
+                    printer.println(printer.dim("system prompt: " + (set.preset() == null ? "" : "preset " + set.preset()
+                            + (set.systemPrompt() == null ? "" : " + ")) + (set.systemPrompt() == null
+                            ? (set.preset() == null ? "the installation's" : "") : "the session's own")));
+                }
+            }
+            case SessionEvent.ContextFilesLoaded files -> {
+                if (!quiet) {
+                    printer.println(printer.dim("context files: " + (files.files().isEmpty() ? "none"
+                            : String.join(", ", files.files().stream().map(f -> f.name()).toList()))));
+                }
+            }
+            case SessionEvent.ContextCompactionRequested requested -> {
+                if (!quiet) {
+                    printer.println(printer.dim("⇊ compacting the conversation: " + requested.reason()));
+                }
+            }
+            case SessionEvent.ContextCompacted compacted -> {
+                if (!quiet) {
+                    printer.println(printer.dim("⇊ compacted: " + compacted.messagesCovered()
+                            + " messages summarised"));
+                }
+            }
+            case SessionEvent.ContextCompactionFailed failed -> printer.warn("compaction failed: " + failed.message());
             case UnknownEvent unknown -> {
                 // written by a newer version; nothing this CLI knows how to show
             }

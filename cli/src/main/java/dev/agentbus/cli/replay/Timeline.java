@@ -3,6 +3,7 @@ package dev.agentbus.cli.replay;
 import dev.agentbus.cli.Printer;
 import dev.agentbus.cli.render.Text;
 import dev.agentbus.events.session.EventEnvelope;
+import dev.agentbus.events.session.SessionEvent;
 import dev.agentbus.events.session.SessionEvent.ApprovalDecided;
 import dev.agentbus.events.session.SessionEvent.ApprovalRequested;
 import dev.agentbus.events.session.SessionEvent.InputRejected;
@@ -146,6 +147,20 @@ public final class Timeline {
                         + p.dim((d.decidedBy() == null ? "" : " by " + d.decidedBy())
                         + (Text.isBlank(d.note()) ? "" : " : " + Text.oneLine(d.note(), WIDTH))));
             }
+            case SessionEvent.SystemPromptChanged s -> line(head, p.bold("system prompt")
+                    + (s.preset() == null ? "" : " preset " + s.preset())
+                    + (s.systemPrompt() == null ? (s.preset() == null ? " back to the installation's" : "")
+                    : " " + quoted(Text.oneLine(s.systemPrompt(), WIDTH)))
+                    + p.dim(s.setBy() == null ? "" : " set by " + s.setBy()));
+            case SessionEvent.ContextFilesLoaded f -> line(head, p.dim("context files: " + (f.files().isEmpty()
+                    ? "none" : String.join(", ", f.files().stream().map(x -> x.name() + " ("
+                    + x.content().length() + " chars" + (x.truncated() ? ", cut" : "") + ")").toList()))));
+            case SessionEvent.ContextCompactionRequested r -> line(head, p.cyan("⇊ compaction asked for") + " "
+                    + p.dim("messages 1–" + r.messagesCovered() + " (through seq " + r.throughSeq() + "): "
+                    + Text.oneLine(r.reason(), WIDTH)));
+            case SessionEvent.ContextCompacted c -> block(head, p.cyan("⇊ compacted ▸ "), c.summary());
+            case SessionEvent.ContextCompactionFailed f -> line(head, p.red("✗ compaction failed: ")
+                    + Text.oneLine(f.message(), WIDTH));
             case UnknownEvent u -> line(head, p.yellow("? " + u.type()) + p.dim(" (a type this CLI does not know) ")
                     + p.dim(Text.oneLine(String.valueOf(u.raw()), 200)));
         }

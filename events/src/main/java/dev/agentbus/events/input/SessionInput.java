@@ -3,6 +3,8 @@ package dev.agentbus.events.input;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentbus.events.WireType;
 import dev.agentbus.events.session.ApprovalDecision;
+import dev.agentbus.events.session.ContextFile;
+import dev.agentbus.events.session.PromptMeasure;
 import dev.agentbus.events.session.PermissionMode;
 import dev.agentbus.events.session.ShellState;
 import dev.agentbus.events.state.SessionState;
@@ -20,12 +22,18 @@ public sealed interface SessionInput {
 
     /**
      * Written by the gateway when a client creates a session. {@code mode} is the permission mode the client asked
-     * for; null takes the installation's default ({@code agentbus.agent.permission-mode}).
+     * for; null takes the installation's default ({@code agentbus.agent.permission-mode}). {@code preset} and
+     * {@code systemPrompt} give the session its own system prompt (null: the installation's).
      */
     @WireType("create_session.v1")
-    record CreateSession(String title, PermissionMode mode) implements SessionInput {
+    record CreateSession(String title, PermissionMode mode, String preset, String systemPrompt)
+            implements SessionInput {
         public CreateSession(String title) {
             this(title, null);
+        }
+
+        public CreateSession(String title, PermissionMode mode) {
+            this(title, mode, null, null);
         }
     }
 
@@ -85,14 +93,23 @@ public sealed interface SessionInput {
     record CancelTurn() implements SessionInput {
     }
 
-    /** Written by the orchestrator's model-call effect when the model answered. */
+    /**
+     * Written by the orchestrator's model-call effect when the model answered; {@code measure} is how full the
+     * context window was (null when not measured).
+     */
     @WireType("record_model_result.v1")
     record RecordModelResult(String requestId, String model, String content, String reasoning,
-                             List<ToolCallSpec> toolCalls, TokenUsage usage, String finishReason)
+                             List<ToolCallSpec> toolCalls, TokenUsage usage, String finishReason,
+                             PromptMeasure measure)
             implements SessionInput {
         public RecordModelResult {
             toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls);
             usage = usage == null ? TokenUsage.ZERO : usage;
+        }
+
+        public RecordModelResult(String requestId, String model, String content, String reasoning,
+                                 List<ToolCallSpec> toolCalls, TokenUsage usage, String finishReason) {
+            this(requestId, model, content, reasoning, toolCalls, usage, finishReason, null);
         }
     }
 
@@ -156,6 +173,44 @@ public sealed interface SessionInput {
      */
     @WireType("start_inbox_task.v1")
     record StartInboxTask(String title, String text) implements SessionInput {
+    }
+
+    /**
+     * Written by the gateway when a person sets a session's own system prompt ({@code PUT
+     * /api/v1/sessions/{id}/system-prompt}): a preset, a text of their own, both, or neither (back to the
+     * installation's). Taken at any time; it applies from the next model call.
+     */
+    @WireType("set_system_prompt.v1")
+    record SetSystemPrompt(String preset, String systemPrompt) implements SessionInput {
+    }
+
+    /**
+     * Written by the sandbox-worker after a call that may have changed files, when the context files it finds in the
+     * session's workspace ({@code .soul.md}, {@code AGENTS.md}, {@code .agentbus.md}) differ from the last it
+     * reported: the complete set as found now. Sent before the call's result, so the next model call has them.
+     */
+    @WireType("record_context_files.v1")
+    record RecordContextFiles(List<ContextFile> files) implements SessionInput {
+        public RecordContextFiles {
+            files = files == null ? List.of() : List.copyOf(files);
+        }
+    }
+
+    /**
+     * Written by the gateway when a person asks for the older conversation to be summarised now ({@code POST
+     * /api/v1/sessions/{id}/compact}); taken only between turns.
+     */
+    @WireType("compact_context.v1")
+    record CompactContext() implements SessionInput {
+    }
+
+    /**
+     * Written by the orchestrator's summarising effect: the summary asked for by
+     * {@code context.compaction_requested.v1} {@code requestId}, or, with {@code error}, why there is none.
+     */
+    @WireType("record_context_summary.v1")
+    record RecordContextSummary(String requestId, String summary, TokenUsage usage, String error)
+            implements SessionInput {
     }
 
     /** An input type this code does not know; rejected with a reason, never a crash. */

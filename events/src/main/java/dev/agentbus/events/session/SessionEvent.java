@@ -126,15 +126,23 @@ public sealed interface SessionEvent {
 
     /**
      * Emitted by the orchestrator when a model response arrives, before anything acts on it (invariant 3).
-     * {@code reasoning} is kept apart from {@code content} and never sent back to the model.
+     * {@code reasoning} is kept apart from {@code content} and never sent back to the model. {@code measure} is how
+     * full the context window was (the context gauge; absent in older logs).
      */
     @WireType("model_call.completed.v1")
     record ModelCallCompleted(String requestId, String model, String content, String reasoning,
-                              List<ToolCallSpec> toolCalls, TokenUsage usage, String finishReason)
+                              List<ToolCallSpec> toolCalls, TokenUsage usage, String finishReason,
+                              PromptMeasure measure)
             implements SessionEvent {
         public ModelCallCompleted {
             toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls);
             usage = usage == null ? TokenUsage.ZERO : usage;
+        }
+
+        /** Without a measure of the context window: as in logs written before the context gauge existed. */
+        public ModelCallCompleted(String requestId, String model, String content, String reasoning,
+                                  List<ToolCallSpec> toolCalls, TokenUsage usage, String finishReason) {
+            this(requestId, model, content, reasoning, toolCalls, usage, finishReason, null);
         }
     }
 
@@ -224,6 +232,64 @@ public sealed interface SessionEvent {
      */
     @WireType("notification.posted.v1")
     record NotificationPosted(String message, String sentBy) implements SessionEvent {
+    }
+
+    /**
+     * Emitted by the orchestrator when a session's own system prompt is chosen: at creation ({@code "preset"},
+     * {@code "systemPrompt"}) or later ({@code set_system_prompt.v1}), at any time; it applies from the next model
+     * call. {@code preset} names one of {@link dev.agentbus.events.context.Presets}; {@code systemPrompt} replaces the
+     * installation's base prompt. Both null: back to the installation's. {@code setBy} is the user who set it.
+     */
+    @WireType("system_prompt.changed.v1")
+    record SystemPromptChanged(String preset, String systemPrompt, String setBy) implements SessionEvent {
+    }
+
+    /**
+     * Emitted by the orchestrator when the sandbox-worker reports context files ({@code .soul.md}, {@code AGENTS.md},
+     * {@code .agentbus.md}) in the session's workspace that differ from the ones recorded: the complete set as found
+     * (an empty list: none is left). Their text joins the system prompt from the next model call.
+     */
+    @WireType("context_files.loaded.v1")
+    record ContextFilesLoaded(List<ContextFile> files) implements SessionEvent {
+        public ContextFilesLoaded {
+            files = files == null ? List.of() : List.copyOf(files);
+        }
+    }
+
+    /**
+     * Emitted by the orchestrator when it decides to summarise the older part of the conversation: on its own, just
+     * before a model call whose prompt would pass the share of the context window set by
+     * {@code agentbus.context.compact-at} ({@code requestedBy} null), or on a person's {@code compact_context.v1}.
+     * The summary covers the first {@code messagesCovered} messages of the conversation (the last of them has
+     * {@code throughSeq}), except the pinned first message; the turn's model call waits for it. A count of messages,
+     * not a seq, says what is covered because a fork keeps its source's messages under the source's seqs.
+     * {@code reason} says why, for people reading the log.
+     */
+    @WireType("context.compaction_requested.v1")
+    record ContextCompactionRequested(String requestId, long throughSeq, int messagesCovered, String reason,
+                                      String requestedBy) implements SessionEvent {
+    }
+
+    /**
+     * Emitted by the orchestrator when the summary asked for by {@code context.compaction_requested.v1} arrives. From
+     * then on the prompt is built from the system prompt, the pinned first message, this summary and the messages
+     * after the first {@code messagesCovered} (the last covered one has {@code throughSeq}); the log itself keeps
+     * every message. {@code usage} is the summarising call's.
+     */
+    @WireType("context.compacted.v1")
+    record ContextCompacted(String requestId, long throughSeq, int messagesCovered, String summary, TokenUsage usage)
+            implements SessionEvent {
+        public ContextCompacted {
+            usage = usage == null ? TokenUsage.ZERO : usage;
+        }
+    }
+
+    /**
+     * Emitted by the orchestrator when the summarising call failed or returned nothing: the prompt stays as it was and
+     * a waiting turn goes on with it. Compaction is tried again only after the next model call measured the prompt.
+     */
+    @WireType("context.compaction_failed.v1")
+    record ContextCompactionFailed(String requestId, String message) implements SessionEvent {
     }
 
     /**

@@ -5,6 +5,11 @@ import dev.agentbus.events.session.ApprovalDecision;
 import dev.agentbus.events.session.PermissionMode;
 import dev.agentbus.events.session.SessionEvent.ApprovalDecided;
 import dev.agentbus.events.session.SessionEvent.ApprovalRequested;
+import dev.agentbus.events.session.SessionEvent.ContextCompacted;
+import dev.agentbus.events.session.SessionEvent.ContextCompactionFailed;
+import dev.agentbus.events.session.SessionEvent.ContextCompactionRequested;
+import dev.agentbus.events.session.SessionEvent.ContextFilesLoaded;
+import dev.agentbus.events.session.SessionEvent.SystemPromptChanged;
 import dev.agentbus.events.session.SessionEvent.InputRejected;
 import dev.agentbus.events.session.SessionEvent.LoopWarned;
 import dev.agentbus.events.session.SessionEvent.SessionDeleted;
@@ -153,6 +158,7 @@ public final class SessionFold {
                 b.usage = s.usage().plus(m.usage());
                 b.modelCalls = s.modelCalls() + 1;
                 b.lastModel = m.model();
+                b.context = ContextFold.measured(b.context, m.measure(), m.usage(), b.messages.size());
                 List<String> open = new ArrayList<>(b.turn == null ? List.of() : b.turn.openToolCalls());
                 for (ToolCallSpec call : m.toolCalls()) {
                     if (call.id() == null || b.toolCalls.containsKey(call.id())) {
@@ -259,6 +265,12 @@ public final class SessionFold {
             case NotificationPosted n -> {
                 // For the people following the session, not for the model: no state of its own.
             }
+            case SystemPromptChanged p -> b.context = ContextFold.systemPromptSet(b.context, p);
+            case ContextFilesLoaded f -> b.context = ContextFold.filesLoaded(b.context, f);
+            case ContextCompactionRequested r ->
+                    b.context = ContextFold.compactionRequested(b.context, r, b.messages.size());
+            case ContextCompacted c -> b.context = ContextFold.compacted(b.context, c);
+            case ContextCompactionFailed f -> b.context = ContextFold.compactionFailed(b.context, f);
             case UnknownEvent u -> {
                 // Written by a newer version; kept in the log, folded as nothing (invariant 6).
             }
@@ -310,6 +322,7 @@ public final class SessionFold {
         b.alwaysAllowed = from.alwaysAllowed();
         b.pendingApprovals = List.of();
         b.queuedWhispers = List.of();
+        b.context = ContextFold.forked(from.context());
         for (ToolCallView view : List.copyOf(b.toolCalls.values())) {
             if (view.status() != ToolCallView.Status.COMPLETED) {
                 String why = "not run: the session was forked before this call was answered";
@@ -356,6 +369,7 @@ public final class SessionFold {
         List<PendingApproval> pendingApprovals;
         List<String> alwaysAllowed;
         List<QueuedWhisper> queuedWhispers;
+        ContextState context;
 
         Builder(SessionState s) {
             sessionId = s.sessionId();
@@ -387,13 +401,14 @@ public final class SessionFold {
             pendingApprovals = s.pendingApprovals();
             alwaysAllowed = s.alwaysAllowed();
             queuedWhispers = s.queuedWhispers();
+            context = s.context();
         }
 
         SessionState build() {
             return new SessionState(sessionId, userId, title, status, lastSeq, createdAt, updatedAt, messages,
                     toolCalls, usage, modelCalls, turns, turn, pendingWait, memory, memoryVersion, lastModel, lastOutcome,
                     lastAnswer, lastError, shell, checkpoint, forkedFrom, forkedAtSeq, permissionMode, pendingApprovals,
-                    alwaysAllowed, queuedWhispers);
+                    alwaysAllowed, queuedWhispers, context);
         }
     }
 }

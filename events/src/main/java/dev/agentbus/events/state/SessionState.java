@@ -29,6 +29,8 @@ import java.util.Optional;
  * @param pendingApprovals the calls of the running turn waiting for a person's decision, in the order asked
  * @param alwaysAllowed tools a person allowed for the rest of the session ("always"): they skip approval
  * @param queuedWhispers people's notes to the running turn, in the order sent, waiting for its next model call
+ * @param context    the prompt's parts besides the conversation: the session's system prompt, context files, the
+ *                   context gauge and the summary of compacted messages ({@link ContextState})
  */
 public record SessionState(String sessionId, String userId, String title, SessionStatus status, long lastSeq,
                            Instant createdAt, Instant updatedAt, List<Message> messages,
@@ -37,7 +39,7 @@ public record SessionState(String sessionId, String userId, String title, Sessio
                            TurnOutcome lastOutcome, String lastAnswer, String lastError, ShellState shell,
                            String checkpoint, String forkedFrom, long forkedAtSeq, PermissionMode permissionMode,
                            List<PendingApproval> pendingApprovals, List<String> alwaysAllowed,
-                           List<QueuedWhisper> queuedWhispers) {
+                           List<QueuedWhisper> queuedWhispers, ContextState context) {
 
     /**
      * Both collections become immutable, structurally shared ones: the fold's own ({@link AppendOnlyList},
@@ -52,6 +54,23 @@ public record SessionState(String sessionId, String userId, String title, Sessio
         pendingApprovals = pendingApprovals == null ? List.of() : List.copyOf(pendingApprovals);
         alwaysAllowed = alwaysAllowed == null ? List.of() : List.copyOf(alwaysAllowed);
         queuedWhispers = queuedWhispers == null ? List.of() : List.copyOf(queuedWhispers);
+        // A state written before the context existed (an old snapshot or fork) has an empty one.
+        context = context == null ? ContextState.EMPTY : context;
+    }
+
+    /** As written before the context existed: with an empty one. */
+    public SessionState(String sessionId, String userId, String title, SessionStatus status, long lastSeq,
+                        Instant createdAt, Instant updatedAt, List<Message> messages,
+                        Map<String, ToolCallView> toolCalls, TokenUsage usage, int modelCalls, int turns,
+                        Turn turn, PendingWait pendingWait, String memory, long memoryVersion, String lastModel,
+                        TurnOutcome lastOutcome, String lastAnswer, String lastError, ShellState shell,
+                        String checkpoint, String forkedFrom, long forkedAtSeq, PermissionMode permissionMode,
+                        List<PendingApproval> pendingApprovals, List<String> alwaysAllowed,
+                        List<QueuedWhisper> queuedWhispers) {
+        this(sessionId, userId, title, status, lastSeq, createdAt, updatedAt, messages, toolCalls, usage, modelCalls,
+                turns, turn, pendingWait, memory, memoryVersion, lastModel, lastOutcome, lastAnswer, lastError, shell,
+                checkpoint, forkedFrom, forkedAtSeq, permissionMode, pendingApprovals, alwaysAllowed, queuedWhispers,
+                ContextState.EMPTY);
     }
 
     /** The state before the first event. */
@@ -117,6 +136,14 @@ public record SessionState(String sessionId, String userId, String title, Sessio
      */
     public boolean acceptsUserTool() {
         return exists() && !turnInProgress();
+    }
+
+    /**
+     * Whether a person's request to compact the conversation is taken now: between turns (during one, compaction is
+     * the decider's own call before each model call) and while no summary is being written.
+     */
+    public boolean acceptsCompaction() {
+        return exists() && !turnInProgress() && !context.awaitsSummary();
     }
 
     /** Whether there is a turn to cancel. */

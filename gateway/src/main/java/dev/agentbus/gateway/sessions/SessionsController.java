@@ -9,6 +9,7 @@ import dev.agentbus.events.codec.EventCodec;
 import dev.agentbus.events.input.SessionInput;
 import dev.agentbus.events.session.PermissionMode;
 import dev.agentbus.events.state.SessionState;
+import dev.agentbus.gateway.context.SystemPrompts;
 import dev.agentbus.gateway.errors.ApiException;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
@@ -52,8 +53,13 @@ class SessionsController {
         this.inputs = inputs;
     }
 
-    /** {@code mode}: the session's permission mode (auto, normal or manual); absent for the installation default. */
-    public record CreateSessionRequest(@Nullable String title, @Nullable String mode) {
+    /**
+     * {@code mode}: the session's permission mode (auto, normal or manual); absent for the installation default.
+     * {@code preset} and {@code systemPrompt}: the session's own system prompt (docs/api.md#context); absent for the
+     * installation's.
+     */
+    public record CreateSessionRequest(@Nullable String title, @Nullable String mode, @Nullable String preset,
+                                       @Nullable String systemPrompt) {
     }
 
     public record PostMessageRequest(@Nullable String text) {
@@ -70,8 +76,11 @@ class SessionsController {
         }
         PermissionMode mode = body == null || body.mode() == null ? null : PermissionMode.parse(body.mode())
                 .orElseThrow(() -> ApiException.badRequest("mode must be auto, normal or manual"));
+        String systemPrompt = body == null || body.systemPrompt() == null || body.systemPrompt().isBlank()
+                ? null : body.systemPrompt();
+        String preset = SystemPrompts.check(body == null ? null : body.preset(), systemPrompt);
         String id = UUID.randomUUID().toString();
-        inputs.send(id, userOf(request), new SessionInput.CreateSession(title, mode));
+        inputs.send(id, userOf(request), new SessionInput.CreateSession(title, mode, preset, systemPrompt));
         // Answer 201 once the session is in the log, so a client's next request finds it. If the orchestrator is
         // slow or down the request is still durable: 202, and the session appears when the orchestrator runs.
         if (directory.awaitSession(id, Duration.ofSeconds(10))) {

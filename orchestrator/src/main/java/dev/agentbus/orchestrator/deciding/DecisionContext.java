@@ -10,12 +10,19 @@ import java.util.function.Supplier;
 /**
  * Everything outside the state a decision may depend on, passed in so the decider stays a pure function:
  * the clock, limits, the user's current memory document, an id source, the permission mode a session gets when its
- * creator asks for none, how long an approval waits for a person before it counts as denied, and the loop guards'
- * limits.
+ * creator asks for none, how long an approval waits for a person before it counts as denied, the loop guards'
+ * limits, and when to compact the conversation.
  */
 public record DecisionContext(Instant now, int maxIterations, MemoryDocument memory, Supplier<String> ids,
-                              PermissionMode defaultMode, Duration approvalTimeout, LoopLimits loopLimits) {
+                              PermissionMode defaultMode, Duration approvalTimeout, LoopLimits loopLimits,
+                              ContextLimits contextLimits) {
     public DecisionContext {
         loopLimits = loopLimits == null ? LoopLimits.DEFAULTS : loopLimits;
+        contextLimits = contextLimits == null ? ContextLimits.DEFAULTS : contextLimits;
+    }
+
+    public DecisionContext(Instant now, int maxIterations, MemoryDocument memory, Supplier<String> ids,
+                           PermissionMode defaultMode, Duration approvalTimeout, LoopLimits loopLimits) {
+        this(now, maxIterations, memory, ids, defaultMode, approvalTimeout, loopLimits, ContextLimits.DEFAULTS);
     }
 }

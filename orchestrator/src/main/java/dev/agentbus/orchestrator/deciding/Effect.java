@@ -17,4 +17,11 @@ public sealed interface Effect {
      */
     record StopModelCall(String sessionId, String requestId) implements Effect {
     }
+
+    /**
+     * Ask the model for a summary of the older conversation, as {@code context.compaction_requested.v1} of this
+     * request id describes it; the summary comes back as {@code record_context_summary.v1}.
+     */
+    record Summarise(String sessionId, String requestId) implements Effect {
+    }
 }

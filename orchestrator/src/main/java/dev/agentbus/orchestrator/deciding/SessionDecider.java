@@ -6,6 +6,10 @@ import dev.agentbus.events.codec.EventCodec;
 import dev.agentbus.events.input.InputEnvelope;
 import dev.agentbus.events.input.SessionInput;
 import dev.agentbus.events.input.SessionInput.CancelTurn;
+import dev.agentbus.events.input.SessionInput.CompactContext;
+import dev.agentbus.events.input.SessionInput.RecordContextFiles;
+import dev.agentbus.events.input.SessionInput.RecordContextSummary;
+import dev.agentbus.events.input.SessionInput.SetSystemPrompt;
 import dev.agentbus.events.input.SessionInput.CreateSession;
 import dev.agentbus.events.input.SessionInput.DeleteSession;
 import dev.agentbus.events.input.SessionInput.DecideApproval;
@@ -29,6 +33,11 @@ import dev.agentbus.events.session.ApprovalDecision;
 import dev.agentbus.events.session.SessionEvent;
 import dev.agentbus.events.session.SessionEvent.ApprovalDecided;
 import dev.agentbus.events.session.SessionEvent.ApprovalRequested;
+import dev.agentbus.events.session.SessionEvent.ContextCompacted;
+import dev.agentbus.events.session.SessionEvent.ContextCompactionFailed;
+import dev.agentbus.events.session.SessionEvent.ContextCompactionRequested;
+import dev.agentbus.events.session.SessionEvent.ContextFilesLoaded;
+import dev.agentbus.events.session.SessionEvent.SystemPromptChanged;
 import dev.agentbus.events.session.SessionEvent.PermissionModeChanged;
 import dev.agentbus.events.session.SessionEvent.InputRejected;
 import dev.agentbus.events.session.SessionEvent.LoopWarned;
@@ -55,6 +64,7 @@ import dev.agentbus.events.session.TurnOutcome;
 import dev.agentbus.events.state.PendingApproval;
 import dev.agentbus.events.state.QueuedWhisper;
 import dev.agentbus.events.state.SessionFold;
+import dev.agentbus.events.state.ContextState;
 import dev.agentbus.events.state.SessionState;
 import dev.agentbus.events.state.SessionStatus;
 import dev.agentbus.events.state.ToolCallView;
@@ -70,7 +80,8 @@ import java.util.Optional;
 /**
  * The agent loop as a pure function: {@code decide(state, input) -> events + effects}. Every rule of the loop lives
  * here (turns, the iteration cap, cancel, waits, which tool runs where, permission modes and approvals, whispers,
- * messages that wake a waiting turn, the loop guards), so each is
+ * messages that wake a waiting turn, the loop guards, the session's system prompt and context files, compaction),
+ * so each is
  * tested with given events /
  * when input / then events, no Kafka needed. It validates and explains; the fold only assigns.
  *
@@ -102,6 +113,53 @@ public final class SessionDecider {
                 // how an existing session's log folds.
                 step.emit(new SessionCreated(c.title() == null || c.title().isBlank() ? "New session" : c.title(),
                         c.mode() != null ? c.mode() : ctx.defaultMode()));
+                if (!blank(c.preset()) || !blank(c.systemPrompt())) {
+                    // The session is created either way; a preset that does not exist is refused on its own.
+                    setSystemPrompt(step, c.preset(), c.systemPrompt(), envelope.userId());
+                }
+            }
+            case SetSystemPrompt p -> {
+                if (!setSystemPrompt(step, p.preset(), p.systemPrompt(), envelope.userId())) {
+                    return step.done();
+                }
+            }
+            case RecordContextFiles f -> {
+                if (f.files().equals(state.context().files())) {
+                    return step.ignore("the context files are the ones recorded");
+                }
+                step.emit(new ContextFilesLoaded(f.files()));
+            }
+            case CompactContext c -> {
+                if (!state.acceptsCompaction()) {
+                    return step.reject(state.context().awaitsSummary() ? "a summary is being written already"
+                            : "a turn is " + state.status().name().toLowerCase()
+                                    + "; during a turn the conversation is compacted when the prompt needs it");
+                }
+                Optional<Compaction.Cut> cut = Compaction.cut(state, ctx.contextLimits().keepRecentMessages());
+                if (cut.isEmpty()) {
+                    return step.reject("nothing to compact: the newest " + ctx.contextLimits().keepRecentMessages()
+                            + " messages and the first one are always kept, and the rest is summarised already");
+                }
+                step.compact(cut.get(), "requested by " + envelope.userId(), envelope.userId());
+            }
+            case RecordContextSummary r -> {
+                ContextState.Compacting pending = state.context().compacting();
+                if (pending == null || !pending.requestId().equals(r.requestId())) {
+                    return step.ignore("no summary " + r.requestId() + " is awaited");
+                }
+                if (r.error() != null || blank(r.summary())) {
+                    step.emit(new ContextCompactionFailed(r.requestId(),
+                            r.error() != null ? r.error() : "the model returned an empty summary"));
+                } else {
+                    step.emit(new ContextCompacted(r.requestId(), pending.throughSeq(), pending.messagesCovered(),
+                            r.summary().strip(), r.usage()));
+                }
+                // A turn whose model call waited for the summary makes it now (with the full prompt if it failed).
+                SessionState s = step.state;
+                if (s.turn() != null && s.status() == SessionStatus.RUNNING && s.turn().pendingRequestId() == null
+                        && s.turn().openToolCalls().isEmpty()) {
+                    step.callModel();
+                }
             }
             case StartInboxTask t -> {
                 if (state.exists()) {
@@ -241,7 +299,7 @@ public final class SessionDecider {
                 }
                 List<ToolCallSpec> calls = withUniqueIds(r.toolCalls(), state, ctx);
                 step.emit(new ModelCallCompleted(r.requestId(), r.model(), r.content(), r.reasoning(),
-                        calls, r.usage(), r.finishReason()));
+                        calls, r.usage(), r.finishReason(), r.measure()));
                 Optional<LoopGuards.Sighting> loop = LoopGuards.afterAnswer(step.state, ctx.loopLimits());
                 if (loop.isPresent() && step.state.turn().loopWarnings().contains(loop.get().guard())) {
                     endInLoop(step, loop.get());
@@ -417,6 +475,33 @@ public final class SessionDecider {
     }
 
     static final String WOKEN_NOTE = "the person sent a new message instead";
+
+    /** The most a session's own system prompt may have; the gateway refuses longer ones before they get here. */
+    static final int MAX_SYSTEM_PROMPT_CHARS = 16_000;
+
+    /**
+     * Records the session's own system prompt, or refuses it (false): a preset must exist, and a text of the
+     * session's own must fit. Blank parts mean none.
+     */
+    private static boolean setSystemPrompt(Step step, String preset, String systemPrompt, String by) {
+        Optional<dev.agentbus.events.context.Preset> found = dev.agentbus.events.context.Presets.find(preset);
+        if (!blank(preset) && found.isEmpty()) {
+            step.reject("unknown preset '" + preset.strip() + "'; the presets are "
+                    + dev.agentbus.events.context.Presets.names());
+            return false;
+        }
+        if (systemPrompt != null && systemPrompt.length() > MAX_SYSTEM_PROMPT_CHARS) {
+            step.reject("the system prompt is longer than " + MAX_SYSTEM_PROMPT_CHARS + " characters");
+            return false;
+        }
+        step.emit(new SystemPromptChanged(found.map(dev.agentbus.events.context.Preset::name).orElse(null),
+                blank(systemPrompt) ? null : systemPrompt.strip(), by));
+        return true;
+    }
+
+    private static boolean blank(String text) {
+        return text == null || text.isBlank();
+    }
 
     private static void dispatchToolCalls(Step step, List<ToolCallSpec> calls) {
         boolean waitTaken = false;
@@ -625,6 +710,18 @@ public final class SessionDecider {
                         + " model calls in one turn (the iteration cap)"));
                 return;
             }
+            // A summary being written comes first: its arrival makes this call (see RecordContextSummary).
+            if (state.context().awaitsSummary()) {
+                return;
+            }
+            Optional<String> full = Compaction.automatic(state, ctx.contextLimits());
+            if (full.isPresent()) {
+                Optional<Compaction.Cut> cut = Compaction.cut(state, ctx.contextLimits().keepRecentMessages());
+                if (cut.isPresent()) {
+                    compact(cut.get(), full.get(), null);
+                    return;
+                }
+            }
             // Whispers go into this call: delivered into the conversation first, so the prompt, built from the
             // state alone, carries them.
             for (QueuedWhisper w : state.queuedWhispers()) {
@@ -633,6 +730,13 @@ public final class SessionDecider {
             String requestId = ctx.ids().get();
             emit(new ModelCallStarted(requestId, next));
             effects.add(new Effect.CallModel(input.sessionId(), requestId));
+        }
+
+        /** The decision to summarise, recorded; the summarising call is the effect, made once after the commit. */
+        void compact(Compaction.Cut cut, String reason, String by) {
+            String requestId = ctx.ids().get();
+            emit(new ContextCompactionRequested(requestId, cut.throughSeq(), cut.messagesCovered(), reason, by));
+            effects.add(new Effect.Summarise(input.sessionId(), requestId));
         }
 
         Decision reject(String reason) {

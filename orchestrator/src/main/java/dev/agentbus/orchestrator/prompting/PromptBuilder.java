@@ -1,6 +1,7 @@
 package dev.agentbus.orchestrator.prompting;
 
 import dev.agentbus.events.session.ToolCallSpec;
+import dev.agentbus.events.state.ContextState;
 import dev.agentbus.events.state.Message;
 import dev.agentbus.events.state.SessionState;
 import dev.agentbus.events.state.ToolCallView;
@@ -8,6 +9,7 @@ import dev.agentbus.events.tools.ToolCatalog;
 import dev.agentbus.modelclient.ChatMessage;
 import dev.agentbus.modelclient.ToolCall;
 import dev.agentbus.modelclient.ToolDefinition;
+import dev.agentbus.orchestrator.deciding.Compaction;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -17,7 +19,7 @@ import java.util.List;
  * Turns folded session state into the messages of the next model call. Pure: the same state and time give the
  * same prompt, so any model call can be explained from the log.
  *
- * <p>Reasoning is never sent back to the model. Each assistant message with tool calls is followed directly by
+ * <p>The system prompt's parts are {@link SystemPrompt}'s. Reasoning is never sent back to the model. Each assistant message with tool calls is followed directly by
  * one result per call, in the order the model asked, because OpenAI-compatible servers reject a tool call without
  * an answer; a call whose result never came (the turn was cancelled first) gets a placeholder saying so.
  */
@@ -36,10 +38,30 @@ public final class PromptBuilder {
     }
 
     public List<ChatMessage> build(SessionState state, Instant now) {
+        return build(state, now, state.lastModel());
+    }
+
+    /**
+     * The prompt for {@code model} (what {@code {model}} says). Once the conversation was compacted, the messages the
+     * summary stands for are left out, except the pinned one ({@link Compaction}), and the summary takes their place.
+     */
+    public List<ChatMessage> build(SessionState state, Instant now, String model) {
         List<ChatMessage> out = new ArrayList<>();
-        out.add(new ChatMessage.System(system(state, now)));
-        for (Message m : state.messages()) {
-            switch (m) {
+        out.add(new ChatMessage.System(SystemPrompt.build(systemPrompt, state, now, model)));
+        List<Message> messages = state.messages();
+        ContextState.Summary summary = state.context().summary();
+        int summarised = state.context().messagesSummarised();
+        int pinned = Compaction.pinnedIndex(messages);
+        boolean summaryPlaced = summary == null;
+        for (int i = 0; i < messages.size(); i++) {
+            if (i < summarised && i != pinned) {
+                continue;
+            }
+            if (!summaryPlaced && i >= summarised) {
+                out.add(summaryMessage(summary));
+                summaryPlaced = true;
+            }
+            switch (messages.get(i)) {
                 case Message.User u -> out.add(new ChatMessage.User(u.text()));
                 case Message.Notice n -> out.add(new ChatMessage.User("[agentbus] " + n.text()));
                 case Message.Assistant a -> {
@@ -54,16 +76,15 @@ public final class PromptBuilder {
                 }
             }
         }
+        if (!summaryPlaced) {
+            out.add(summaryMessage(summary));
+        }
         return out;
     }
 
-    private String system(SessionState state, Instant now) {
-        StringBuilder sb = new StringBuilder(systemPrompt);
-        sb.append("\n\nThe current time is ").append(now).append(" (UTC).");
-        if (state.memory() != null && !state.memory().isBlank()) {
-            sb.append("\n\nWhat you remember about this user:\n").append(state.memory());
-        }
-        return sb.toString();
+    private static ChatMessage summaryMessage(ContextState.Summary summary) {
+        return new ChatMessage.User("[agentbus] The earlier part of this conversation was summarised to save "
+                + "context. Summary of it:\n" + summary.text());
     }
 
     private static String resultOf(ToolCallView view) {
@@ -72,6 +93,14 @@ public final class PromptBuilder {
         }
         return view.resultForModel();
     }
+
+    /** About as many characters as the tools take in a request: for estimating a prompt's tokens. */
+    public static long toolsJsonLength() {
+        return TOOLS_JSON_LENGTH;
+    }
+
+    private static final long TOOLS_JSON_LENGTH = ToolCatalog.TOOLS.stream()
+            .mapToLong(t -> t.name().length() + t.description().length() + t.parametersSchema().length() + 40).sum();
 
     public static List<ToolDefinition> tools() {
         return ToolCatalog.TOOLS.stream()

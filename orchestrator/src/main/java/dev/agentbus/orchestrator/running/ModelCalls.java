@@ -4,24 +4,31 @@ import dev.agentbus.eventbus.KafkaSettings;
 import dev.agentbus.eventbus.Records;
 import dev.agentbus.events.input.InputEnvelope;
 import dev.agentbus.events.input.SessionInput;
+import dev.agentbus.events.input.SessionInput.RecordContextSummary;
 import dev.agentbus.events.input.SessionInput.RecordModelFailure;
 import dev.agentbus.events.input.SessionInput.RecordModelResult;
+import dev.agentbus.events.session.PromptMeasure;
 import dev.agentbus.events.session.TokenUsage;
 import dev.agentbus.events.session.ToolCallSpec;
 import dev.agentbus.events.state.SessionState;
 import dev.agentbus.events.stream.StreamChunk;
+import dev.agentbus.modelclient.ChatMessage;
+import dev.agentbus.modelclient.ContextWindow;
 import dev.agentbus.modelclient.DeltaListener;
 import dev.agentbus.modelclient.ModelCallException;
 import dev.agentbus.modelclient.ModelClient;
 import dev.agentbus.modelclient.ModelReply;
 import dev.agentbus.orchestrator.prompting.PromptBuilder;
+import dev.agentbus.orchestrator.prompting.SummaryPrompt;
 import io.opentelemetry.api.trace.SpanContext;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -48,6 +55,7 @@ final class ModelCalls implements AutoCloseable {
     private final KafkaProducer<String, byte[]> producer;
     private final Answers answers;
     private final Clock clock;
+    private final long windowSetting;
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
     private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
     /** The calls running here, by request id, so a cancelled turn's stream can be stopped. */
@@ -60,6 +68,13 @@ final class ModelCalls implements AutoCloseable {
     }
 
     ModelCalls(KafkaSettings kafka, ModelServers servers, PromptBuilder prompts, Clock clock, Answers answers) {
+        this(kafka, servers, prompts, clock, answers, 0);
+    }
+
+    /** @param windowSetting the context window of a server that tells none ({@code agentbus.context.window}), 0: unknown */
+    ModelCalls(KafkaSettings kafka, ModelServers servers, PromptBuilder prompts, Clock clock, Answers answers,
+               long windowSetting) {
+        this.windowSetting = windowSetting;
         this.servers = servers;
         this.prompts = prompts;
         this.clock = clock;
@@ -73,6 +88,18 @@ final class ModelCalls implements AutoCloseable {
 
     /** Starts the call unless it is already running in this process. */
     void start(String requestId, SessionState state, SpanContext trace) {
+        run(requestId, () -> call(requestId, state, trace));
+    }
+
+    /**
+     * Starts the summarising call of the compaction {@code requestId} (see {@link SummaryPrompt}) unless it is
+     * already running here. Its answer goes to the engine as {@code record_context_summary.v1}, to be recorded once.
+     */
+    void summarise(String requestId, SessionState state, SpanContext trace) {
+        run(requestId, () -> summary(requestId, state, trace));
+    }
+
+    private void run(String requestId, Runnable work) {
         if (!inFlight.add(requestId)) {
             return;
         }
@@ -82,7 +109,7 @@ final class ModelCalls implements AutoCloseable {
         running.put(requestId, threads.submit(() -> {
             try {
                 registered.await();
-                call(requestId, state, trace);
+                work.run();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } finally {
@@ -111,7 +138,10 @@ final class ModelCalls implements AutoCloseable {
         String sessionId = state.sessionId();
         SessionInput outcome;
         try {
-            ModelReply reply = servers.forUser(state.userId()).complete(prompts.build(state, clock.instant()), PromptBuilder.tools(),
+            ModelClient client = servers.forUser(state.userId());
+            List<ChatMessage> prompt = prompts.build(state, clock.instant(), client.settings().model().isBlank()
+                    ? state.lastModel() : client.settings().model());
+            ModelReply reply = client.complete(prompt, PromptBuilder.tools(),
                     new DeltaListener() {
                         @Override
                         public void onContent(String text) {
@@ -126,7 +156,7 @@ final class ModelCalls implements AutoCloseable {
             outcome = new RecordModelResult(requestId, reply.model(), reply.content(), reply.reasoning(),
                     reply.toolCalls().stream().map(c -> new ToolCallSpec(c.id(), c.name(), c.argumentsJson())).toList(),
                     new TokenUsage(reply.usage().prompt(), reply.usage().completion(), reply.usage().total()),
-                    reply.finishReason());
+                    reply.finishReason(), measure(client, prompt, reply));
         } catch (ModelCallException e) {
             if (stopped.contains(requestId)) {
                 return; // stopped on purpose (see stop); not a failure of the server
@@ -143,6 +173,59 @@ final class ModelCalls implements AutoCloseable {
         if (!threads.isShutdown()) {
             answers.answered(new InputEnvelope(UUID.randomUUID().toString(), sessionId, clock.instant(), requestId,
                     state.userId(), outcome), trace);
+        }
+    }
+
+    /**
+     * How full the window was: the reported usage, else an estimate from the characters sent and received (about
+     * four a token, tools included); the window as the server tells it, else the setting.
+     */
+    private PromptMeasure measure(ModelClient client, List<ChatMessage> prompt, ModelReply reply) {
+        boolean estimated = reply.usage().prompt() <= 0;
+        long promptTokens = reply.usage().prompt();
+        long completionTokens = reply.usage().completion();
+        if (estimated) {
+            long chars = PromptBuilder.toolsJsonLength();
+            for (ChatMessage m : prompt) {
+                chars += switch (m) {
+                    case ChatMessage.System s -> s.content().length();
+                    case ChatMessage.User u -> u.content().length();
+                    case ChatMessage.Assistant a -> a.content().length()
+                            + a.toolCalls().stream().mapToLong(c -> c.argumentsJson().length()).sum();
+                    case ChatMessage.ToolResult r -> r.content().length();
+                };
+            }
+            promptTokens = chars / 4;
+            completionTokens = (reply.content().length()
+                    + reply.toolCalls().stream().mapToLong(c -> c.argumentsJson().length()).sum()) / 4;
+        }
+        Optional<ContextWindow> window = client.contextWindow();
+        return new PromptMeasure(promptTokens, completionTokens, estimated,
+                window.map(ContextWindow::tokens).orElse(windowSetting),
+                window.map(ContextWindow::source).orElse(windowSetting > 0 ? "setting" : "unknown"));
+    }
+
+    /** On the call's thread: the summary, or why there is none, handed to the engine like a model answer. */
+    private void summary(String requestId, SessionState state, SpanContext trace) {
+        SessionInput outcome;
+        try {
+            ModelReply reply = servers.forUser(state.userId()).complete(SummaryPrompt.build(state), List.of(), null);
+            outcome = new RecordContextSummary(requestId, reply.content(),
+                    new TokenUsage(reply.usage().prompt(), reply.usage().completion(), reply.usage().total()), null);
+        } catch (ModelCallException e) {
+            if (stopped.contains(requestId)) {
+                return;
+            }
+            LOG.warn("summary {} of session {} failed: {}", requestId, state.sessionId(), e.getMessage());
+            outcome = new RecordContextSummary(requestId, null, null, "the summarising call failed: "
+                    + e.getMessage());
+        } catch (RuntimeException e) {
+            LOG.error("summary {} of session {} failed unexpectedly", requestId, state.sessionId(), e);
+            outcome = new RecordContextSummary(requestId, null, null, "unexpected error: " + e);
+        }
+        if (!threads.isShutdown() && !Thread.currentThread().isInterrupted()) {
+            answers.answered(new InputEnvelope(UUID.randomUUID().toString(), state.sessionId(), clock.instant(),
+                    requestId, state.userId(), outcome), trace);
         }
     }
 

@@ -9,6 +9,8 @@ import dev.agentbus.events.topics.Topics;
 import dev.agentbus.eventbus.secrets.SecretBox;
 import dev.agentbus.events.models.UserModelSettings;
 import dev.agentbus.orchestrator.config.AgentSettings;
+import dev.agentbus.orchestrator.config.ContextSettings;
+import dev.agentbus.orchestrator.deciding.ContextLimits;
 import dev.agentbus.orchestrator.config.LoopGuardSettings;
 import dev.agentbus.orchestrator.config.PermissionSettings;
 import dev.agentbus.orchestrator.deciding.LoopLimits;
@@ -36,13 +38,16 @@ public class OrchestratorRuntime {
     private final SecretBox secrets;
     private final PermissionSettings permissions;
     private final LoopLimits loopLimits;
+    private final ContextSettings context;
     private CompactedTopicView<MemoryDocument> memory;
     private CompactedTopicView<UserModelSettings> userModels;
     private ModelServers servers;
     private SessionEngine engine;
 
     public OrchestratorRuntime(KafkaSettings kafka, LlmSettings llm, AgentSettings agent,
-                               PermissionSettings permissions, LoopGuardSettings loopGuard, SecretBox secrets) {
+                               PermissionSettings permissions, LoopGuardSettings loopGuard, ContextSettings context,
+                               SecretBox secrets) {
+        this.context = context;
         this.loopLimits = new LoopLimits(loopGuard.repeatedCalls(), loopGuard.noProgress(), loopGuard.toolErrors(),
                 loopGuard.emptyReplies());
         this.kafka = kafka;
@@ -72,16 +77,18 @@ public class OrchestratorRuntime {
         }
         servers = new ModelServers(llm.modelSettings(), userModels::get, secrets);
         PromptBuilder prompts = new PromptBuilder(systemPrompt);
-        engine = new SessionEngine(kafka, answers -> new ModelCalls(kafka, servers, prompts, Clock.systemUTC(), answers),
+        engine = new SessionEngine(kafka,
+                answers -> new ModelCalls(kafka, servers, prompts, Clock.systemUTC(), answers, context.window()),
                 userId -> memory.get(userId).orElse(MemoryDocument.empty(userId)), Clock.systemUTC(), maxIterations,
-                snapshotEvery, permissions.defaultMode(), permissions.approvalTimeout(), loopLimits);
+                snapshotEvery, permissions.defaultMode(), permissions.approvalTimeout(), loopLimits,
+                new ContextLimits(context.compactAt(), context.keepRecentMessages()));
         engine.start();
         LOG.info("orchestrator started: model server {}, model {}, max {} model calls per turn, {}, permission mode {} "
-                        + "by default, approvals expire after {}, loop guards {}",
+                        + "by default, approvals expire after {}, loop guards {}, {}",
                 llm.modelSettings().baseUrl(),
                 llm.modelSettings().model().isBlank() ? "(the server's first)" : llm.modelSettings().model(),
                 maxIterations, snapshotEvery == 0 ? "snapshots off" : "a snapshot every " + snapshotEvery + " events",
-                permissions.defaultMode().wireName(), permissions.approvalTimeout(), loopLimits);
+                permissions.defaultMode().wireName(), permissions.approvalTimeout(), loopLimits, context);
     }
 
     @PreDestroy

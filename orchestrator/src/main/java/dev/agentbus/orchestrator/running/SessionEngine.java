@@ -20,6 +20,7 @@ import dev.agentbus.events.topics.Topics;
 import dev.agentbus.orchestrator.deciding.Decision;
 import dev.agentbus.events.session.PermissionMode;
 import dev.agentbus.orchestrator.deciding.DecisionContext;
+import dev.agentbus.orchestrator.deciding.ContextLimits;
 import dev.agentbus.orchestrator.deciding.LoopLimits;
 import dev.agentbus.orchestrator.deciding.Effect;
 import dev.agentbus.orchestrator.deciding.SessionDecider;
@@ -77,6 +78,7 @@ final class SessionEngine implements Handler<InputEnvelope>, AutoCloseable {
     private final PermissionMode defaultMode;
     private final Duration approvalTimeout;
     private final LoopLimits loopLimits;
+    private final ContextLimits contextLimits;
     private final SessionLogLoader loader;
     private final SnapshotWriter snapshots;
     private final TransactionalProcessor<InputEnvelope> processor;
@@ -95,6 +97,14 @@ final class SessionEngine implements Handler<InputEnvelope>, AutoCloseable {
     SessionEngine(KafkaSettings kafka, Function<ModelCalls.Answers, ModelCalls> modelCalls, MemoryLookup memory,
                   Clock clock, int maxIterations, int snapshotEvery, PermissionMode defaultMode,
                   Duration approvalTimeout, LoopLimits loopLimits) {
+        this(kafka, modelCalls, memory, clock, maxIterations, snapshotEvery, defaultMode, approvalTimeout, loopLimits,
+                ContextLimits.DEFAULTS);
+    }
+
+    SessionEngine(KafkaSettings kafka, Function<ModelCalls.Answers, ModelCalls> modelCalls, MemoryLookup memory,
+                  Clock clock, int maxIterations, int snapshotEvery, PermissionMode defaultMode,
+                  Duration approvalTimeout, LoopLimits loopLimits, ContextLimits contextLimits) {
+        this.contextLimits = contextLimits;
         this.loopLimits = loopLimits;
         this.modelCalls = modelCalls.apply(this::answered);
         this.defaultMode = defaultMode;
@@ -177,7 +187,7 @@ final class SessionEngine implements Handler<InputEnvelope>, AutoCloseable {
         try {
             decision = decider.decide(state, input,
                     new DecisionContext(now, maxIterations, memory.forUser(userId), () -> UUID.randomUUID().toString(),
-                            defaultMode, approvalTimeout, loopLimits));
+                            defaultMode, approvalTimeout, loopLimits, contextLimits));
             long seq = state.lastSeq();
             for (SessionEvent event : decision.events()) {
                 EventEnvelope envelope = new EventEnvelope(UUID.randomUUID().toString(), input.sessionId(), ++seq,
@@ -209,6 +219,9 @@ final class SessionEngine implements Handler<InputEnvelope>, AutoCloseable {
                 // After the commit too: the cancel is recorded first, so the failure the stopped call reports is
                 // already one the decider ignores.
                 case Effect.StopModelCall stop -> out.afterCommit(() -> modelCalls.stop(stop.requestId()));
+                // After the commit: the decision to compact is recorded before the model is asked for the summary.
+                case Effect.Summarise summarise ->
+                        out.afterCommit(() -> modelCalls.summarise(summarise.requestId(), after, trace));
             }
         }
     }
@@ -282,6 +295,13 @@ final class SessionEngine implements Handler<InputEnvelope>, AutoCloseable {
                         LOG.info("session {}: model call {} was started but never answered; calling again",
                                 s.sessionId(), pending);
                         modelCalls.start(pending, s, TraceHeaders.newTrace());
+                    }
+                    // A summary asked for and not recorded is asked for again, like a model call (no side effects).
+                    String summary = s.context().awaitsSummary() ? s.context().compacting().requestId() : null;
+                    if (summary != null && !modelCalls.isInFlight(summary) && !answeredRequests.contains(summary)) {
+                        LOG.info("session {}: summary {} was asked for but never recorded; asking again",
+                                s.sessionId(), summary);
+                        modelCalls.summarise(summary, s, TraceHeaders.newTrace());
                     }
                 }
             });

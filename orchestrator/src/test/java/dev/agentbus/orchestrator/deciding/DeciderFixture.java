@@ -32,6 +32,7 @@ final class DeciderFixture {
     private int maxIterations = 10;
     private PermissionMode defaultMode = PermissionMode.AUTO;
     private LoopLimits loopLimits = LoopLimits.DEFAULTS;
+    private ContextLimits contextLimits = ContextLimits.DEFAULTS;
 
     static DeciderFixture given(SessionEvent... events) {
         DeciderFixture f = new DeciderFixture();
@@ -64,11 +65,16 @@ final class DeciderFixture {
     Decision whenBy(String user, SessionInput input) {
         return decider.decide(state(), new InputEnvelope("input-1", SESSION, NOW, null, user, input),
                 new DecisionContext(NOW, maxIterations, memory, () -> "id-" + ids.incrementAndGet(), defaultMode,
-                        APPROVAL_TIMEOUT, loopLimits));
+                        APPROVAL_TIMEOUT, loopLimits, contextLimits));
     }
 
     DeciderFixture withLoopLimits(LoopLimits limits) {
         loopLimits = limits;
+        return this;
+    }
+
+    DeciderFixture withContextLimits(ContextLimits limits) {
+        contextLimits = limits;
         return this;
     }
 
@@ -84,6 +90,6 @@ final class DeciderFixture {
     Decision when(SessionInput input) {
         return decider.decide(state(), new InputEnvelope("input-1", SESSION, NOW, null, USER, input),
                 new DecisionContext(NOW, maxIterations, memory, () -> "id-" + ids.incrementAndGet(), defaultMode,
-                        APPROVAL_TIMEOUT, loopLimits));
+                        APPROVAL_TIMEOUT, loopLimits, contextLimits));
     }
 }

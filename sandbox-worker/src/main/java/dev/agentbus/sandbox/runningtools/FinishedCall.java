@@ -8,8 +8,15 @@ import dev.agentbus.sandbox.tools.ToolOutcome;
  * @param durationMs the call's own time, without its checkpoint
  * @param notRun     given up before it started (its session moved to another worker)
  * @param checkpoint the workspace checkpoint after the call, or null
+ * @param contextFiles the workspace's context files, when the call changed them (reported before its result); null
+ *                   when they are as last reported
  */
-record FinishedCall(TakenCall call, ToolOutcome outcome, long durationMs, boolean notRun, String checkpoint) {
+record FinishedCall(TakenCall call, ToolOutcome outcome, long durationMs, boolean notRun, String checkpoint,
+                    java.util.List<dev.agentbus.events.session.ContextFile> contextFiles) {
+
+    FinishedCall(TakenCall call, ToolOutcome outcome, long durationMs, boolean notRun, String checkpoint) {
+        this(call, outcome, durationMs, notRun, checkpoint, null);
+    }
 
     static FinishedCall notRun(TakenCall call, String reason) {
         return new FinishedCall(call, new ToolOutcome(false, null, reason, null, false), 0, true, null);

@@ -30,6 +30,7 @@ class SandboxRuntime {
     private final SandboxSettings settings;
     private final Workspaces workspaces;
     private final int maxConcurrentCalls;
+    private final int contextFileMaxChars;
     private final SandboxConfig sandboxConfig;
     private Sandboxes sandboxes;
     private ToolRunner runner;
@@ -37,6 +38,7 @@ class SandboxRuntime {
     SandboxRuntime(KafkaSettings kafka, WorkerSettings worker) {
         this.kafka = kafka;
         this.maxConcurrentCalls = worker.maxConcurrentCalls();
+        this.contextFileMaxChars = worker.contextFileMaxChars();
         int timeout = worker.shellTimeoutSeconds();
         this.settings = new SandboxSettings(Duration.ofSeconds(timeout), Duration.ofSeconds(Math.max(timeout, 120)),
                 worker.outputCapBytes(), worker.maxFileBytes(), worker.unsafeHost(), worker.bwrap()).withConfiguration(
@@ -73,8 +75,9 @@ class SandboxRuntime {
         sandboxes = new Sandboxes(sandboxConfig);
         sandboxes.unavailableReason().ifPresent(why -> LOG.error("every command will be refused: {}", why));
         TopicAdmin.ensureTopics(kafka);
-        runner = new ToolRunner(kafka, new ToolExecutor(settings, sandboxes), workspaces, Clock.systemUTC(),
-                maxConcurrentCalls);
+        runner = new ToolRunner(kafka, new ToolExecutor(settings, sandboxes), workspaces,
+                new dev.agentbus.sandbox.checkpointing.Checkpoints(workspaces.root(), Clock.systemUTC()),
+                Clock.systemUTC(), maxConcurrentCalls, contextFileMaxChars);
         runner.start();
         LOG.info("sandbox-worker started: {} sandboxes, workspaces under {}, up to {} calls at once",
                 sandboxes.backend(), workspaces.root(), maxConcurrentCalls);

@@ -89,6 +89,8 @@ final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
     private final ToolCalls tools;
     private final WorkspaceHistory history;
     private final ToolLedger ledger;
+    private final Workspaces workspaces;
+    private final ContextFiles contextFiles;
     private final CallQueue queue;
     private final Clock clock;
     private final String workerId;
@@ -98,7 +100,6 @@ final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
     private final Map<String, SessionHere> sessionsHere = new ConcurrentHashMap<>();
     /** Deleted sessions whose files go once their last call is reported: session id to owner; loop thread only. */
     private final Map<String, String> toRemove = new LinkedHashMap<>();
-    private final Workspaces workspaces;
     /** Calls of newly assigned partitions that a dead worker started and never finished; loop thread only. */
     private final List<ToolLedgerEntry> toInterrupt = new ArrayList<>();
 
@@ -114,10 +115,17 @@ final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
 
     public ToolRunner(KafkaSettings kafka, ToolExecutor executor, Workspaces workspaces, Checkpoints checkpoints,
                       Clock clock, int maxConcurrentCalls) {
+        this(kafka, executor, workspaces, checkpoints, clock, maxConcurrentCalls, ContextFiles.DEFAULT_MAX_CHARS);
+    }
+
+    /** @param contextFileMaxChars the most of each context file reported ({@link ContextFiles}) */
+    public ToolRunner(KafkaSettings kafka, ToolExecutor executor, Workspaces workspaces, Checkpoints checkpoints,
+                      Clock clock, int maxConcurrentCalls, int contextFileMaxChars) {
+        this.workspaces = workspaces;
+        this.contextFiles = new ContextFiles(contextFileMaxChars);
         this.executor = executor.withCheckpoints(checkpoints);
         this.tools = new RedactingToolCalls(new WorkspaceToolCalls(this.executor, workspaces));
         this.history = new WorkspaceHistory(checkpoints, workspaces::forSession);
-        this.workspaces = workspaces;
         this.clock = clock;
         this.workerId = "sandbox-worker-" + kafka.instanceId();
         this.ledger = new ToolLedger(kafka, workerId, clock);
@@ -240,7 +248,20 @@ final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
         String checkpoint = history.checkpointAfter(call.userId(), call.sessionId(), request.name(),
                 request.callId(), outcome.changedPaths()).orElse(null);
         LOG.info("session {}: {} {} in {} ms", call.sessionId(), request.name(), outcome.ok() ? "ok" : "failed", ms);
-        return new FinishedCall(call, outcome, ms, false, checkpoint);
+        return new FinishedCall(call, outcome, ms, false, checkpoint, contextFilesAfter(call));
+    }
+
+    /** The context files, when a call that may change files changed them; null otherwise. */
+    private java.util.List<dev.agentbus.events.session.ContextFile> contextFilesAfter(TakenCall call) {
+        if (!Checkpoints.mayChangeFiles(call.request().name())) {
+            return null;
+        }
+        try {
+            return contextFiles.changed(call.sessionId(), workspaces.forSession(call.userId(), call.sessionId()))
+                    .orElse(null);
+        } catch (java.io.IOException e) {
+            return null;
+        }
     }
 
     /** Every iteration, in the batch's transaction: the calls found interrupted, and those finished meanwhile. */
@@ -291,6 +312,12 @@ final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
                 // its "started" was not sent when it was taken on (see takeOn); before the result, as for any call
                 out.send(input(call.sessionId(), call.userId(), call.cause().id(),
                         new SessionInput.MarkToolCallStarted(call.request().callId(), workerId), call.trace()));
+            }
+            if (f.contextFiles() != null) {
+                // Before the result: the model call that the result lets happen already has the new files.
+                out.send(input(call.sessionId(), call.userId(), call.cause().id(),
+                        new SessionInput.RecordContextFiles(f.contextFiles()), call.trace()));
+                out.afterCommit(() -> contextFiles.reported(call.sessionId(), f.contextFiles()));
             }
             out.send(input(call.sessionId(), call.userId(), call.cause().id(),
                     new SessionInput.RecordToolResult(call.request().callId(), o.ok(), o.output(), o.error(), o.diff(),

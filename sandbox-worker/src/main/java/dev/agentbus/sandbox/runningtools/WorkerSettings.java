@@ -43,7 +43,8 @@ record WorkerSettings(
         @Property(name = "agentbus.sandbox.commands.deny") @Bindable(defaultValue = "") String commandsDeny,
         @Bindable(defaultValue = "524288") long transferMaxBytes,
         @Bindable(defaultValue = "100") int backupsKept,
-        @Bindable(defaultValue = "67108864") long backupMaxBytes) {
+        @Bindable(defaultValue = "67108864") long backupMaxBytes,
+        @Bindable(defaultValue = "8192") int contextFileMaxChars) {
 
     /** 700 KiB: a transfer travels base64-encoded (4/3 of its size) in one Kafka record of at most 1 MiB. */
     static final long TRANSFER_LIMIT_BYTES = 700 * 1024;
@@ -69,6 +70,7 @@ record WorkerSettings(
                     + "1 MiB), not " + transferMaxBytes);
         }
         atLeast("backups-kept", backupsKept, 1);
+        atLeast("context-file-max-chars", contextFileMaxChars, 256);
         if (backupMaxBytes < maxFileBytes) {
             throw new IllegalArgumentException("agentbus.sandbox.backup-max-bytes must be at least "
                     + "agentbus.sandbox.max-file-bytes (" + maxFileBytes + "), not " + backupMaxBytes);

@@ -19,7 +19,7 @@ class WorkerSettingsTest {
     void without_settings_the_worker_gets_the_documented_defaults() {
         assertThat(bind(Map.of())).isEqualTo(new WorkerSettings("", "", false, "bwrap", 30, 65536, 1048576, 4,
                 "auto", "agentbus-sandbox:1", "", 128, 512, 0.9, false, 900, 2, "session", "", true, "", "", "",
-                524288, 100, 67108864));
+                524288, 100, 67108864, 8192));
     }
 
     @Test
@@ -50,19 +50,21 @@ class WorkerSettingsTest {
                 Map.entry("AGENTBUS_SANDBOX_COMMANDS_DENY", "none"),
                 Map.entry("AGENTBUS_SANDBOX_TRANSFER_MAX_BYTES", "1024"),
                 Map.entry("AGENTBUS_SANDBOX_BACKUPS_KEPT", "5"),
-                Map.entry("AGENTBUS_SANDBOX_BACKUP_MAX_BYTES", "4096"));
+                Map.entry("AGENTBUS_SANDBOX_BACKUP_MAX_BYTES", "4096"),
+                Map.entry("AGENTBUS_SANDBOX_CONTEXT_FILE_MAX_CHARS", "1000"));
         try (ApplicationContext ctx = SettingsContext.startWithEnvironment("sandbox-worker", environment,
                 SandboxRuntime.class)) {
             assertThat(ctx.getBean(WorkerSettings.class)).isEqualTo(new WorkerSettings("/srv/agentbus",
                     "/mnt/workspaces", true, "/usr/local/bin/bwrap", 60, 4096, 2048, 2, "docker",
                     "registry.example:5000/sandbox:2", "tcp://docker:2375", 64, 256, 1.5, true, 60, 2, "user",
-                    "none", false, "/opt", "git,ls", "none", 1024, 5, 4096));
+                    "none", false, "/opt", "git,ls", "none", 1024, 5, 4096, 1000));
         }
     }
 
     static Stream<Arguments> badValues() {
         return Stream.of(
                 bad("pids-limit", "7", "must be at least 8, not 7"),
+                bad("context-file-max-chars", "10", "must be at least 256, not 10"),
                 bad("memory-mb", "16", "must be at least 32, not 16"),
                 bad("cpus", "0", "must be more than 0, not 0.0"),
                 bad("shell-timeout-seconds", "0", "must be at least 1, not 0"),

@@ -80,6 +80,10 @@ public final class ScriptedModelServer implements AutoCloseable {
     private int chatRequestsFinished;
     private int hangUps;
 
+    /** The context window the server tells, and how; null: it tells none, like a hosted API. */
+    private volatile WindowStyle windowStyle;
+    private volatile long windowTokens;
+
     private final AtomicLong toolCallIds = new AtomicLong();
     private final AtomicLong completionIds = new AtomicLong();
     private volatile int chunkSize = DEFAULT_CHUNK_SIZE;
@@ -148,6 +152,16 @@ public final class ScriptedModelServer implements AutoCloseable {
             throw new IllegalArgumentException("chunk size must be at least 1, was " + characters);
         }
         this.chunkSize = characters;
+        return this;
+    }
+
+    /**
+     * Makes the server tell a context window of {@code tokens} the way {@code style}'s servers do; without this it
+     * tells none (its other routes answer 404).
+     */
+    public ScriptedModelServer tellContextWindow(WindowStyle style, long tokens) {
+        this.windowStyle = Objects.requireNonNull(style, "style");
+        this.windowTokens = tokens;
         return this;
     }
 
@@ -391,6 +405,8 @@ public final class ScriptedModelServer implements AutoCloseable {
                     return;
                 }
                 handleModels(exchange);
+            } else if (windowRoute(path, method)) {
+                handleWindow(exchange);
             } else if (path.equals("/v1/chat/completions")) {
                 if (!method.equals("POST")) {
                     sendError(exchange, 405, "method " + method + " not allowed on " + path, "invalid_request_error", null);
@@ -435,9 +451,38 @@ public final class ScriptedModelServer implements AutoCloseable {
                 .put("object", "model")
                 .put("created", startedAt)
                 .put("owned_by", "agentbus-testkit");
+        if (windowStyle == WindowStyle.VLLM) {
+            model.put("max_model_len", windowTokens);
+        }
         ObjectNode list = JSON.createObjectNode().put("object", "list");
         list.putArray("data").add(model);
         sendJson(exchange, 200, list.toString());
+    }
+
+    private boolean windowRoute(String path, String method) {
+        WindowStyle style = windowStyle;
+        return style != null && switch (style) {
+            case VLLM -> false; // told in /v1/models
+            case LM_STUDIO -> path.equals("/api/v0/models") && method.equals("GET");
+            case LLAMA_CPP -> path.equals("/props") && method.equals("GET");
+            case OLLAMA -> path.equals("/api/show") && method.equals("POST");
+        };
+    }
+
+    private void handleWindow(HttpExchange exchange) throws IOException {
+        ObjectNode body = JSON.createObjectNode();
+        switch (windowStyle) {
+            case LM_STUDIO -> body.putArray("data").addObject().put("id", modelName).put("type", "llm")
+                    .put("max_context_length", windowTokens * 4).put("loaded_context_length", windowTokens);
+            case LLAMA_CPP -> body.putObject("default_generation_settings").put("n_ctx", windowTokens);
+            case OLLAMA -> {
+                body.put("parameters", "temperature 0.7\nnum_ctx " + windowTokens);
+                body.putObject("model_info").put("llama.context_length", windowTokens * 4);
+            }
+            case VLLM -> {
+            }
+        }
+        sendJson(exchange, 200, body.toString());
     }
 
     private void handleChat(HttpExchange exchange) throws IOException, InterruptedException {

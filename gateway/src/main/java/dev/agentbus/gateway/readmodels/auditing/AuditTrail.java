@@ -2,6 +2,7 @@ package dev.agentbus.gateway.readmodels.auditing;
 
 import dev.agentbus.eventbus.redacting.SecretRedactor;
 import dev.agentbus.events.session.EventEnvelope;
+import dev.agentbus.events.session.SessionEvent;
 import dev.agentbus.events.session.SessionEvent.ApprovalDecided;
 import dev.agentbus.events.session.SessionEvent.ApprovalRequested;
 import dev.agentbus.events.session.SessionEvent.InputRejected;
@@ -121,6 +122,16 @@ final class AuditTrail {
             }
             case LoopWarned w -> {
                 // A loop-detected turn leaves its calls answered "not run" in their results.
+            }
+            case SessionEvent.SystemPromptChanged p -> {
+            }
+            case SessionEvent.ContextFilesLoaded f -> {
+            }
+            case SessionEvent.ContextCompactionRequested r -> {
+            }
+            case SessionEvent.ContextCompacted c -> {
+            }
+            case SessionEvent.ContextCompactionFailed f -> {
             }
             case UnknownEvent u -> {
             }

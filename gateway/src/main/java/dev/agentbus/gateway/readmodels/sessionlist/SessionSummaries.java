@@ -1,6 +1,7 @@
 package dev.agentbus.gateway.readmodels.sessionlist;
 
 import dev.agentbus.events.session.EventEnvelope;
+import dev.agentbus.events.session.SessionEvent;
 import dev.agentbus.events.session.SessionEvent.ApprovalDecided;
 import dev.agentbus.events.session.SessionEvent.ApprovalRequested;
 import dev.agentbus.events.session.SessionEvent.InputRejected;
@@ -150,6 +151,16 @@ final class SessionSummaries {
                 if (b.inTurn && row.status() == SessionStatus.AWAITING_APPROVAL) {
                     b.status = SessionStatus.RUNNING;
                 }
+            }
+            case SessionEvent.SystemPromptChanged p -> {
+            }
+            case SessionEvent.ContextFilesLoaded f -> {
+            }
+            case SessionEvent.ContextCompactionRequested r -> {
+            }
+            case SessionEvent.ContextCompacted c -> {
+            }
+            case SessionEvent.ContextCompactionFailed f -> {
             }
             case UnknownEvent u -> {
                 // A newer writer's event: it still moves lastSeq and updatedAt, like the fold.
