@@ -20,12 +20,18 @@ public sealed interface SessionInput {
 
     /**
      * Written by the gateway when a client creates a session. {@code mode} is the permission mode the client asked
-     * for; null takes the installation's default ({@code agentbus.agent.permission-mode}).
+     * for; null takes the installation's default ({@code agentbus.agent.permission-mode}). {@code planFirst} asks
+     * for plan-first mode: no tool other than the planning tools runs before the user approved a plan (absent in
+     * older inputs: false).
      */
     @WireType("create_session.v1")
-    record CreateSession(String title, PermissionMode mode) implements SessionInput {
+    record CreateSession(String title, PermissionMode mode, boolean planFirst) implements SessionInput {
         public CreateSession(String title) {
-            this(title, null);
+            this(title, null, false);
+        }
+
+        public CreateSession(String title, PermissionMode mode) {
+            this(title, mode, false);
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.agentbus.events.state;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.agentbus.events.planning.Planning;
 import dev.agentbus.events.session.PermissionMode;
 import dev.agentbus.events.session.ShellState;
 import dev.agentbus.events.session.TokenUsage;
@@ -29,6 +31,8 @@ import java.util.Optional;
  * @param pendingApprovals the calls of the running turn waiting for a person's decision, in the order asked
  * @param alwaysAllowed tools a person allowed for the rest of the session ("always"): they skip approval
  * @param queuedWhispers people's notes to the running turn, in the order sent, waiting for its next model call
+ * @param planning   plan-first mode, the todos, the plan and the batch job's checkpoint; left out of the JSON while it
+ *                   is {@link Planning#NONE}, so the state of a session that never planned reads as it did before
  */
 public record SessionState(String sessionId, String userId, String title, SessionStatus status, long lastSeq,
                            Instant createdAt, Instant updatedAt, List<Message> messages,
@@ -37,7 +41,9 @@ public record SessionState(String sessionId, String userId, String title, Sessio
                            TurnOutcome lastOutcome, String lastAnswer, String lastError, ShellState shell,
                            String checkpoint, String forkedFrom, long forkedAtSeq, PermissionMode permissionMode,
                            List<PendingApproval> pendingApprovals, List<String> alwaysAllowed,
-                           List<QueuedWhisper> queuedWhispers) {
+                           List<QueuedWhisper> queuedWhispers,
+                           @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = Planning.IsNone.class)
+                           Planning planning) {
 
     /**
      * Both collections become immutable, structurally shared ones: the fold's own ({@link AppendOnlyList},
@@ -52,13 +58,14 @@ public record SessionState(String sessionId, String userId, String title, Sessio
         pendingApprovals = pendingApprovals == null ? List.of() : List.copyOf(pendingApprovals);
         alwaysAllowed = alwaysAllowed == null ? List.of() : List.copyOf(alwaysAllowed);
         queuedWhispers = queuedWhispers == null ? List.of() : List.copyOf(queuedWhispers);
+        planning = planning == null ? Planning.NONE : planning;
     }
 
     /** The state before the first event. */
     public static SessionState initial(String sessionId) {
         return new SessionState(sessionId, null, null, SessionStatus.NEW, 0, null, null, List.of(), Map.of(),
                 TokenUsage.ZERO, 0, 0, null, null, "", 0, null, null, null, null, null, null, null, 0, PermissionMode.AUTO,
-                List.of(), List.of(), List.of());
+                List.of(), List.of(), List.of(), Planning.NONE);
     }
 
     public boolean exists() {

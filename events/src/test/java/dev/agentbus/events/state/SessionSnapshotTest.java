@@ -100,12 +100,13 @@ class SessionSnapshotTest {
         assertThat(SessionSnapshot.SCHEMA_VERSION + ":" + fingerprint)
                 .as("SessionState's shape changed: raise SessionSnapshot.SCHEMA_VERSION and pin the new fingerprint. "
                         + "Shape now: %s", shape)
-                .isEqualTo("3:" + PINNED_FINGERPRINT_OF_VERSION_3);
+                .isEqualTo("4:" + PINNED_FINGERPRINT_OF_VERSION_4);
     }
 
     // Version 2: the permission mode, pending approvals and always-allowed tools (approvals).
     // Version 3: queued whispers, the turn's loop warnings, the LOOP_DETECTED outcome (steering and loop guards).
-    private static final String PINNED_FINGERPRINT_OF_VERSION_3 = "5896706efecb4c71";
+    // Version 4: planning (plan-first mode, todos, the plan, the task state).
+    private static final String PINNED_FINGERPRINT_OF_VERSION_4 = "959b69354243fc22";
 
     /** Names and types of every record component reachable from the type, enum constants and sealed subtypes. */
     private static String shape(Type type, Set<String> seen) {

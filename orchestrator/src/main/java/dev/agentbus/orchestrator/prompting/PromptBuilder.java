@@ -6,6 +6,7 @@ import dev.agentbus.events.state.SessionState;
 import dev.agentbus.events.state.ToolCallView;
 import dev.agentbus.events.tools.ToolCatalog;
 import dev.agentbus.modelclient.ChatMessage;
+import dev.agentbus.orchestrator.deciding.planning.PlanningText;
 import dev.agentbus.modelclient.ToolCall;
 import dev.agentbus.modelclient.ToolDefinition;
 
@@ -63,6 +64,7 @@ public final class PromptBuilder {
         if (state.memory() != null && !state.memory().isBlank()) {
             sb.append("\n\nWhat you remember about this user:\n").append(state.memory());
         }
+        sb.append(PlanningText.promptSection(state.planning()));
         return sb.toString();
     }
 
