@@ -51,8 +51,11 @@ class SessionsController {
         this.inputs = inputs;
     }
 
-    /** {@code mode}: the session's permission mode (auto, normal or manual); absent for the installation default. */
-    public record CreateSessionRequest(@Nullable String title, @Nullable String mode) {
+    /**
+     * {@code mode}: the session's permission mode (auto, normal or manual); absent for the installation default.
+     * {@code planFirst}: plan-first mode, tools wait for a plan the user approved; absent for off.
+     */
+    public record CreateSessionRequest(@Nullable String title, @Nullable String mode, @Nullable Boolean planFirst) {
     }
 
     public record PostMessageRequest(@Nullable String text) {
@@ -70,7 +73,8 @@ class SessionsController {
         PermissionMode mode = body == null || body.mode() == null ? null : PermissionMode.parse(body.mode())
                 .orElseThrow(() -> ApiException.badRequest("mode must be auto, normal or manual"));
         String id = UUID.randomUUID().toString();
-        inputs.send(id, userOf(request), new SessionInput.CreateSession(title, mode));
+        boolean planFirst = body != null && Boolean.TRUE.equals(body.planFirst());
+        inputs.send(id, userOf(request), new SessionInput.CreateSession(title, mode, planFirst));
         // Answer 201 once the session is in the log, so a client's next request finds it. If the orchestrator is
         // slow or down the request is still durable: 202, and the session appears when the orchestrator runs.
         if (directory.awaitSession(id, Duration.ofSeconds(10))) {
