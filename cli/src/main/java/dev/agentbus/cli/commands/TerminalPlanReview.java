@@ -53,10 +53,18 @@ final class TerminalPlanReview implements PlanReviewer {
             return ExitCodes.ERROR;
         }
         String text = answer.strip();
-        switch (text.toLowerCase(Locale.ROOT)) {
-            case "y", "yes" -> gateway.decidePlan(sessionId, "approve", null);
-            case "", "n", "no" -> gateway.decidePlan(sessionId, "reject", null);
-            default -> gateway.decidePlan(sessionId, "reject", text);
+        try {
+            switch (text.toLowerCase(Locale.ROOT)) {
+                case "y", "yes" -> gateway.decidePlan(sessionId, "approve", null);
+                case "", "n", "no" -> gateway.decidePlan(sessionId, "reject", null);
+                default -> gateway.decidePlan(sessionId, "reject", text);
+            }
+        } catch (GatewayException e) {
+            if (e.kind() != GatewayException.Kind.CONFLICT) {
+                throw e;
+            }
+            // Someone decided it meanwhile (another terminal, the web UI): the stream shows what they chose.
+            printer.warn("the plan was decided elsewhere before your answer: " + e.getMessage());
         }
         return null;
     }

@@ -114,6 +114,22 @@ class RunPlanFirstTest {
     }
 
     @Test
+    void a_plan_decided_elsewhere_first_is_a_warning_and_the_turn_goes_on_as_decided() {
+        gateway.json("POST", SESSION + "/plan/decision", 409,
+                "{\"error\":\"conflict\",\"message\":\"no plan waits for approval in session s1\"}");
+        streamPlanThen(new ApprovalDecided("c1", ApprovalDecision.APPROVED, null, "bob"),
+                new ToolCallCompleted("c1", true, "The plan is approved.", null, null, false, 0, false),
+                new ModelCallStarted("r2", 2),
+                new ModelCallCompleted("r2", "m", "Fixed.", null, List.of(), TokenUsage.ZERO, "stop"),
+                new TurnEnded(TurnOutcome.COMPLETED, "Fixed.", null));
+        cli.input("y");
+
+        assertThat(cli.run("run", "--plan", "fix the typo")).isZero();
+        assertThat(cli.err()).contains("the plan was decided elsewhere before your answer");
+        assertThat(cli.out()).contains("✓ approved: the plan by bob", "Fixed.");
+    }
+
+    @Test
     void without_an_answer_on_standard_input_the_turn_is_cancelled_and_the_exit_code_is_1() {
         streamPlanThen();
 
