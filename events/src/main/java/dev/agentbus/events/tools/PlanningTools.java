@@ -78,6 +78,15 @@ public final class PlanningTools {
     private PlanningTools() {
     }
 
+    /**
+     * Whether a successful call of {@code name} reports work done (a plan step with its evidence, a todo done, a
+     * batch job's checkpoint): the no-progress loop guard counts it as progress, like a changed file, so a turn that
+     * verifies and reports without writing is not taken for one going round in circles.
+     */
+    public static boolean reportsProgress(String name) {
+        return PLAN_COMPLETE_STEP.equals(name) || TODO_COMPLETE.equals(name) || TASK_STATE_UPDATE.equals(name);
+    }
+
     /** Whether the orchestrator answers {@code name} as a planning tool. */
     public static boolean isPlanningTool(String name) {
         return SPECS.stream().anyMatch(t -> t.name().equals(name));

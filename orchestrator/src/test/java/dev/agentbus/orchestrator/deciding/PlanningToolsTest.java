@@ -342,6 +342,28 @@ class PlanningToolsTest {
     }
 
     @Test
+    void reporting_a_plan_step_done_counts_as_progress_for_the_no_progress_guard_and_listing_todos_does_not() {
+        java.util.function.Function<ToolCallSpec, Decision> eighthStep = call -> {
+            DeciderFixture f = given(new SessionCreated("t"), new UserMessagePosted("check the files"),
+                    new PlanCreated(1, null, List.of("check", "report"), "c0", false))
+                    .withLoopLimits(new LoopLimits(0, 8, 0, 0));
+            for (int i = 1; i < 8; i++) {
+                String args = "{\"path\":\"d" + i + "\"}";
+                f.and(new ModelCallStarted("r" + i, i), asked("r" + i, call("c" + i, "ls", args)),
+                        new ToolCallRequested("c" + i, "ls", args),
+                        new ToolCallCompleted("c" + i, true, "x", null, null, false, 1, false));
+            }
+            return f.and(new ModelCallStarted("r8", 8)).when(calls("r8", call));
+        };
+
+        Decision reported = eighthStep.apply(call("c8", "plan_complete_step", "{\"evidence\":\"all 7 dirs exist\"}"));
+        Decision listed = eighthStep.apply(call("c8", "todo_list", "{}"));
+
+        assertThat(reported.events()).noneMatch(e -> e instanceof dev.agentbus.events.session.SessionEvent.LoopWarned);
+        assertThat(listed.events()).anyMatch(e -> e instanceof dev.agentbus.events.session.SessionEvent.LoopWarned);
+    }
+
+    @Test
     void planning_tools_never_wait_for_approval_even_in_manual_mode() {
         Decision d = given(new SessionCreated("t", PermissionMode.MANUAL), new UserMessagePosted("go"),
                 new ModelCallStarted("r1", 1)).when(calls("r1", call("c1", "todo_add", "{\"text\":\"a\"}"),
