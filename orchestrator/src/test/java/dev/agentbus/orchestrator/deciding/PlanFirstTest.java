@@ -105,6 +105,17 @@ class PlanFirstTest {
     }
 
     @Test
+    void a_second_plan_in_the_same_reply_is_refused_since_one_already_waits() {
+        Decision d = turnAwaiting(PermissionMode.AUTO).when(calls("r1", call("c1", "plan_create", PLAN_ARGS),
+                call("c2", "plan_create", "{\"steps\":[\"other\"]}")));
+
+        assertThat(resultOf(d, "c2").error()).isEqualTo("plan #1 already waits for the user's approval; propose one "
+                + "plan at a time");
+        assertThat(d.state().pendingApprovals()).extracting(PendingApproval::callId).containsExactly("c1");
+        assertThat(d.state().planning().plan().callId()).isEqualTo("c1");
+    }
+
+    @Test
     void an_approved_plan_is_active_its_call_says_so_and_the_model_goes_to_work() {
         Decision d = planAwaiting(PermissionMode.AUTO).when(new DecideApproval("c1", ApprovalDecision.APPROVED, null));
 

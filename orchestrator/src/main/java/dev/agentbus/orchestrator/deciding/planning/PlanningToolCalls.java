@@ -133,6 +133,11 @@ public final class PlanningToolCalls {
         }
 
         List<SessionEvent> planCreate(Duration approvalTimeout, List<String> alwaysAllowed) {
+            if (planning.proposedPlan().isPresent()) {
+                // Two plans in one reply: the first already waits for the user, and only one can.
+                return failed("plan #" + planning.plan().number() + " already waits for the user's approval; propose "
+                        + "one plan at a time");
+            }
             if (planning.activePlan().isPresent()) {
                 return failed("plan #" + planning.plan().number() + " is still active: complete its steps, or give it "
                         + "up with plan_abort, before creating another.\n" + PlanningText.plan(planning.plan()));
