@@ -104,7 +104,15 @@ class PlanningToolsTest {
 
             assertThat(changes(d)).isEmpty();
             assertThat(resultOf(d, "c1").ok()).isFalse();
-            assertThat(resultOf(d, "c1").error()).isEqualTo("todo_add needs text");
+            assertThat(resultOf(d, "c1").error()).isEqualTo("todo_add needs text (a text of at most 2000 characters)");
+        }
+
+        @Test
+        void a_text_longer_than_the_limit_counts_as_missing() {
+            Decision d = afterCalls(turnAwaiting(), call("c1", "todo_add", "{\"text\":\"" + "x".repeat(2001) + "\"}"));
+
+            assertThat(changes(d)).isEmpty();
+            assertThat(resultOf(d, "c1").error()).isEqualTo("todo_add needs text (a text of at most 2000 characters)");
         }
 
         @Test
@@ -141,7 +149,7 @@ class PlanningToolsTest {
             assertThat(changes(d)).isEmpty();
             assertThat(resultOf(d, "c1").error()).startsWith("there is no todo #7.").contains("#1 [pending]");
             assertThat(resultOf(d, "c2").error()).isEqualTo("status must be pending, in_progress, done or cancelled");
-            assertThat(resultOf(d, "c3").error()).isEqualTo("todo_update needs status, text or note");
+            assertThat(resultOf(d, "c3").error()).startsWith("todo_update needs status, text or note");
             assertThat(resultOf(d, "c4").error()).isEqualTo("todo_update needs id, the todo's number");
         }
 
@@ -271,7 +279,7 @@ class PlanningToolsTest {
                     call("c2", "plan_abort", "{\"reason\":\"the task changed\"}"));
 
             assertThat(changes(d)).containsExactly(new PlanAborted(1, "the task changed"));
-            assertThat(resultOf(d, "c1").error()).isEqualTo("plan_abort needs the reason");
+            assertThat(resultOf(d, "c1").error()).startsWith("plan_abort needs the reason");
             assertThat(resultOf(d, "c2").output()).isEqualTo("Plan #1 is aborted.");
             assertThat(d.state().planning().plan().status()).isEqualTo(PlanStatus.ABORTED);
         }

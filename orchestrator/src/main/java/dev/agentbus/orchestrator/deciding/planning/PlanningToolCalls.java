@@ -44,6 +44,9 @@ import java.util.Optional;
  * like the rest of the decider.
  */
 public final class PlanningToolCalls {
+    /** Added to the error of a missing text: one too long counts as missing. */
+    private static final String AT_MOST = " (a text of at most " + Limits.MAX_TEXT_CHARS + " characters)";
+
     private PlanningToolCalls() {
     }
 
@@ -82,7 +85,7 @@ public final class PlanningToolCalls {
         List<SessionEvent> todoAdd() {
             Optional<String> text = text("text");
             if (text.isEmpty()) {
-                return failed("todo_add needs text");
+                return failed("todo_add needs text" + AT_MOST);
             }
             if (planning.todos().size() >= Limits.MAX_TODOS) {
                 return failed("the todo list is full (" + Limits.MAX_TODOS + " todos); complete or cancel some with "
@@ -119,7 +122,7 @@ public final class PlanningToolCalls {
             String text = complete ? null : text("text").orElse(null);
             String note = text("note").orElse(null);
             if (status == null && text == null && note == null) {
-                return failed("todo_update needs status, text or note");
+                return failed("todo_update needs status, text or note" + AT_MOST);
             }
             Todo was = todo.get();
             if ((status == null || status == was.status()) && (text == null || text.equals(was.text()))
@@ -179,7 +182,8 @@ public final class PlanningToolCalls {
             }
             Optional<String> evidence = text("evidence");
             if (evidence.isEmpty()) {
-                return failed("plan_complete_step needs evidence: what you ran or saw that shows the step is done");
+                return failed("plan_complete_step needs evidence: what you ran or saw that shows the step is done"
+                        + AT_MOST);
             }
             Plan plan = active.get();
             int step = integer("step").orElse(plan.currentStep());
@@ -214,7 +218,7 @@ public final class PlanningToolCalls {
             }
             Optional<String> reason = text("reason");
             if (reason.isEmpty()) {
-                return failed("plan_abort needs the reason");
+                return failed("plan_abort needs the reason" + AT_MOST);
             }
             return List.of(new PlanAborted(active.get().number(), reason.get()),
                     result("Plan #" + active.get().number() + " is aborted."
