@@ -32,6 +32,10 @@ import java.util.Map;
  * @param queuedWhispers people's notes to the running turn waiting for its next model call; empty when none
  * @param context     the context gauge, the session's own system prompt, its context files and the summary of the
  *                    compacted conversation ({@link Context})
+ * @param planFirst  whether tools wait for a plan the user approved (plan-first mode)
+ * @param todos      the agent's todos, in the order added; empty when none
+ * @param plan       the latest plan with its steps, their status and evidence; absent before the first
+ * @param taskState  the batch job's checkpoint; absent before the first
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SessionDetails(String sessionId, String userId, String title, String status, long lastSeq,
@@ -41,9 +45,11 @@ public record SessionDetails(String sessionId, String userId, String title, Stri
                              String lastOutcome, String lastAnswer, String lastError, Shell shell, String checkpoint,
                              String forkedFrom, long forkedAtSeq, String permissionMode,
                              List<PendingApproval> pendingApprovals, List<String> alwaysAllowed,
-                             List<QueuedWhisper> queuedWhispers, Context context) {
+                             List<QueuedWhisper> queuedWhispers, Context context, boolean planFirst,
+                             List<PlanningView.Todo> todos, PlanningView.Plan plan, PlanningView.TaskState taskState) {
 
     public static SessionDetails of(SessionState s) {
+        PlanningView planning = PlanningView.of(s.planning());
         Map<String, ToolCall> calls = new LinkedHashMap<>();
         s.toolCalls().forEach((id, view) -> calls.put(id, ToolCall.of(view)));
         return new SessionDetails(s.sessionId(), s.userId(), s.title(), s.status().name(), s.lastSeq(), s.createdAt(),
@@ -53,7 +59,7 @@ public record SessionDetails(String sessionId, String userId, String title, Stri
                 s.lastAnswer(), s.lastError(), Shell.of(s.shell()), s.checkpoint(), s.forkedFrom(), s.forkedAtSeq(),
                 s.permissionMode().wireName(), s.pendingApprovals().stream().map(PendingApproval::of).toList(),
                 s.alwaysAllowed(), s.queuedWhispers().stream().map(QueuedWhisper::of).toList(),
-                Context.of(s.context()));
+                Context.of(s.context()), planning.planFirst(), planning.todos(), planning.plan(), planning.taskState());
     }
 
     /** A person's note to the running turn ({@code POST /api/v1/sessions/{id}/whisper}), not yet given to the model. */

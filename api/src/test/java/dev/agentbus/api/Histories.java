@@ -108,6 +108,33 @@ final class Histories {
                         T0.plusSeconds(1800))));
     }
 
+    /**
+     * A plan-first session whose approved plan is half done: a todo done and one open, a step done with its
+     * evidence and one skipped, and a batch job's checkpoint.
+     */
+    static SessionState planning() {
+        return fold("ses-4", List.of(
+                new SessionCreated("Resize", PermissionMode.AUTO),
+                new SessionEvent.PlanFirstChanged(true, USER),
+                new UserMessagePosted("resize the images"),
+                new ModelCallStarted("req-1", 1),
+                new ModelCallCompleted("req-1", "qwen", null, null,
+                        List.of(new ToolCallSpec("call_p", "plan_create", "{\"steps\":[\"list\",\"resize\",\"check\"]}")),
+                        TokenUsage.ZERO, "tool_calls"),
+                new SessionEvent.PlanCreated(1, "resize", List.of("list", "resize", "check", "report"), "call_p", true),
+                new ApprovalRequested("call_p", "plan_create", "{}", Risk.LOW, "plan-first mode", T0.plusSeconds(1800)),
+                new SessionEvent.ApprovalDecided("call_p", dev.agentbus.events.session.ApprovalDecision.APPROVED, null,
+                        USER),
+                new ToolCallCompleted("call_p", true, "The plan is approved.", null, null, false, 0, false),
+                new SessionEvent.TodoAdded(1, "list the images"),
+                new SessionEvent.TodoUpdated(1, dev.agentbus.events.planning.TodoStatus.DONE, null, "12 found"),
+                new SessionEvent.TodoAdded(2, "resize them"),
+                new SessionEvent.PlanStepCompleted(1, 1, "ls: 12 files"),
+                new SessionEvent.PlanAdvanced(1, 2, "done by the build already"),
+                new SessionEvent.TaskStateUpdated("resize images", 12, List.of("a.png", "b.png"), List.of("c.png"),
+                        "c.png is corrupt")));
+    }
+
     static SessionState fold(String sessionId, List<SessionEvent> events) {
         List<EventEnvelope> log = new ArrayList<>();
         for (SessionEvent e : events) {

@@ -38,6 +38,17 @@ class SessionDetailsTest {
     }
 
     @Test
+    void a_plan_first_session_is_answered_with_its_todos_plan_and_task_state() throws Exception {
+        String wire = ApiJson.write(SessionDetails.of(Histories.planning()));
+
+        assertThat(GoldenAnswers.pretty(wire)).isEqualTo(GoldenAnswers.load("session-planning.json"));
+        assertThat(ApiJson.read(wire, SessionDetails.class)).isEqualTo(SessionDetails.of(Histories.planning()));
+        SessionDetails details = SessionDetails.of(Histories.planning());
+        assertThat(PlanningView.of(Histories.planning().planning())).as("GET /planning: the same fields")
+                .isEqualTo(new PlanningView(details.planFirst(), details.todos(), details.plan(), details.taskState()));
+    }
+
+    @Test
     void fields_without_a_value_are_left_out() throws Exception {
         var tree = Json.mapper().readTree(ApiJson.write(SessionDetails.of(Histories.waiting())));
 
@@ -61,7 +72,7 @@ class SessionDetailsTest {
     @Test
     void a_client_reads_an_answer_from_a_newer_gateway_with_fields_it_does_not_know() throws Exception {
         ObjectNode newer = (ObjectNode) Json.mapper().readTree(ApiJson.write(SessionDetails.of(Histories.waiting())));
-        newer.put("plan", "step 1 of 3");
+        newer.put("mood", "cheerful");
         ((ObjectNode) newer.get("messages").get(0)).put("attachments", 2);
 
         SessionDetails read = ApiJson.read(newer.toString(), SessionDetails.class);

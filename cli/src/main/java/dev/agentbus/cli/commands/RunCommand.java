@@ -42,6 +42,10 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--no-stream-reasoning", description = "Do not show the model's reasoning.")
     boolean noReasoning;
 
+    @Option(names = "--plan", description = {"Plan first: the agent proposes a plan and waits for your approval "
+            + "(asked here) before it uses any other tool.", "Answer y to approve, n to reject, or type what to change."})
+    boolean plan;
+
     @Override
     public Integer call() {
         Printer printer = cli.printer();
@@ -54,7 +58,7 @@ public final class RunCommand implements Callable<Integer> {
             after = TurnRunner.lastSeq(gateway, sessionId);
             session = sessionId;
         } else {
-            session = TurnRunner.createSession(gateway, title != null ? title : Text.oneLine(task, 60));
+            session = TurnRunner.createSession(gateway, title != null ? title : Text.oneLine(task, 60), plan);
             after = 0; // a new session: its whole log is this turn (session.created first)
         }
         if (!quiet) {
@@ -64,6 +68,9 @@ public final class RunCommand implements Callable<Integer> {
         // No grace after Ctrl-C: for a one-shot command the turn is over when the user says so.
         TurnRunner runner = new TurnRunner(gateway, printer, cli.context().interrupts(), quiet, !noReasoning,
                 Duration.ZERO);
+        if (plan) {
+            runner.reviewPlansWith(new TerminalPlanReview(gateway, printer, cli.context().stdin()));
+        }
         TurnRunner.Result result;
         try {
             result = runner.send(session, after, task);

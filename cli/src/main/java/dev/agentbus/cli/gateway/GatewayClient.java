@@ -64,7 +64,15 @@ public final class GatewayClient {
      * does, the session is 404.
      */
     public CreatedSession createSession(String title) {
+        return createSession(title, false);
+    }
+
+    /** POST /api/v1/sessions; {@code planFirst}: plan-first mode (tools wait for a plan the user approved). */
+    public CreatedSession createSession(String title, boolean planFirst) {
         ObjectNode body = JSON.createObjectNode().put("title", title);
+        if (planFirst) {
+            body.put("planFirst", true);
+        }
         CreatedSession answer = read(send(post("/api/v1/sessions", body), null), CreatedSession.class);
         if (answer.id() == null || answer.id().isBlank()) {
             throw new GatewayException(GatewayException.Kind.PROTOCOL, 0,
@@ -102,6 +110,18 @@ public final class GatewayClient {
         }
         send(post(sessionPath(sessionId) + "/approvals/"
                 + java.net.URLEncoder.encode(callId, StandardCharsets.UTF_8).replace("+", "%20"), body), sessionId);
+    }
+
+    /**
+     * POST /api/v1/sessions/{id}/plan/decision: {@code decision} is approve or reject; {@code note} may be null (on a
+     * rejection the model reads it). 409 when no plan waits for approval.
+     */
+    public void decidePlan(String sessionId, String decision, String note) {
+        ObjectNode body = JSON.createObjectNode().put("decision", decision);
+        if (note != null) {
+            body.put("note", note);
+        }
+        send(post(sessionPath(sessionId) + "/plan/decision", body), sessionId);
     }
 
     /**

@@ -77,6 +77,17 @@ public final class SessionView {
             p.println(p.red(pad("error")) + Text.oneLine(error, 300));
         }
 
+        if (s.planFirst()) {
+            field("plan", "plan-first: tools wait for a plan you approved");
+        }
+        if (s.plan() != null || (s.todos() != null && !s.todos().isEmpty()) || s.taskState() != null) {
+            PlanningSection planning = new PlanningSection(p);
+            p.println("");
+            planning.plan(s.plan(), s.sessionId());
+            planning.todos(s.todos());
+            planning.taskState(s.taskState());
+        }
+
         if (s.messages() != null && !s.messages().isEmpty()) {
             p.println("");
             p.println(p.bold("Messages"));

@@ -13,6 +13,8 @@ import dev.agentbus.events.session.SessionEvent.ApprovalRequested;
 import dev.agentbus.events.session.SessionEvent.InputRejected;
 import dev.agentbus.events.session.SessionEvent.PermissionModeChanged;
 import dev.agentbus.events.session.SessionEvent.NotificationPosted;
+import dev.agentbus.events.session.SessionEvent.PlanCreated;
+import dev.agentbus.events.session.SessionEvent.PlanningEvent;
 import dev.agentbus.events.session.SessionEvent.MemoryAttached;
 import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ModelCallFailed;
@@ -72,11 +74,19 @@ public final class TurnRenderer implements SessionStream.Listener {
     private TokenUsage usage = TokenUsage.ZERO;
     private Mode mode = Mode.NONE;
     private boolean reasoningAtLineStart;
+    /** The plan_create calls of plans waiting for approval, with their steps. */
+    private final Map<String, List<String>> proposedPlans = new HashMap<>();
+    private PlanReviewer planReviewer;
 
     public TurnRenderer(Printer printer, boolean quiet, boolean showReasoning) {
         this.printer = printer;
         this.quiet = quiet;
         this.showReasoning = showReasoning;
+    }
+
+    /** Who decides a plan that waits for approval; without one the renderer only says how to decide it. */
+    public void reviewPlansWith(PlanReviewer reviewer) {
+        this.planReviewer = reviewer;
     }
 
     /** The id the gateway gave our message, to recognise its rejection. */
@@ -198,6 +208,16 @@ public final class TurnRenderer implements SessionStream.Listener {
                             + (changed.changedBy() == null ? "" : " (set by " + changed.changedBy() + ")")));
                 }
             }
+            case ApprovalRequested approval when proposedPlans.containsKey(approval.callId()) -> {
+                toolNames.put(approval.callId(), "the plan");
+                endStreaming();
+                printer.println(printer.yellow("⏸ the plan waits for approval") + printer.dim(" — agentbus approve "
+                        + envelope.sessionId() + " " + approval.callId() + "  (or deny, with --note)"));
+                if (planReviewer != null) {
+                    return planReviewer.review(envelope.sessionId(), approval.callId(),
+                            proposedPlans.get(approval.callId()));
+                }
+            }
             case ApprovalRequested approval -> {
                 toolNames.put(approval.callId(), approval.tool());
                 // Shown even when quiet: the turn cannot go on until someone decides.
@@ -220,6 +240,7 @@ public final class TurnRenderer implements SessionStream.Listener {
                             + (Text.isBlank(decided.note()) ? "" : " : " + decided.note())));
                 }
             }
+            case PlanningEvent planning -> planning(planning);
             case NotificationPosted notification -> {
                 if (!quiet) {
                     printer.println(printer.dim("✉ notification: " + notification.message()));
@@ -285,6 +306,21 @@ public final class TurnRenderer implements SessionStream.Listener {
                 // show every line twice.
             }
         }
+    }
+
+    /** Shown even when quiet while a plan waits for approval: the person has to read it to decide. */
+    private void planning(PlanningEvent event) {
+        boolean awaiting = event instanceof PlanCreated c && c.awaitingApproval();
+        if (awaiting) {
+            proposedPlans.put(((PlanCreated) event).callId(), ((PlanCreated) event).steps());
+        }
+        if (quiet && !awaiting) {
+            return;
+        }
+        endStreaming();
+        List<String> lines = PlanningLines.of(event);
+        printer.println(printer.cyan(lines.getFirst()));
+        lines.stream().skip(1).forEach(printer::println);
     }
 
     private void modelCallCompleted(ModelCallCompleted completed) {

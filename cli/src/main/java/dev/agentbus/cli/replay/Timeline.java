@@ -9,6 +9,8 @@ import dev.agentbus.events.session.SessionEvent.ApprovalRequested;
 import dev.agentbus.events.session.SessionEvent.InputRejected;
 import dev.agentbus.events.session.SessionEvent.PermissionModeChanged;
 import dev.agentbus.events.session.SessionEvent.NotificationPosted;
+import dev.agentbus.events.session.SessionEvent.PlanningEvent;
+import dev.agentbus.cli.render.PlanningLines;
 import dev.agentbus.events.session.SessionEvent.MemoryAttached;
 import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ModelCallFailed;
@@ -128,6 +130,11 @@ public final class Timeline {
             }
             case InputRejected r -> line(head, p.red("✗ input rejected") + " " + r.inputType() + ": " + r.reason());
             case NotificationPosted n -> line(head, p.dim("✉ notification: " + Text.oneLine(n.message(), WIDTH)));
+            case PlanningEvent planning -> {
+                List<String> lines = PlanningLines.of(planning);
+                line(head, p.cyan(lines.getFirst()));
+                lines.stream().skip(1).forEach(l -> detail(p.dim(l)));
+            }
             case PermissionModeChanged m -> line(head, p.bold("permission mode " + m.mode().wireName())
                     + p.dim(m.changedBy() == null ? "" : " set by " + m.changedBy()));
             case ApprovalRequested a -> {

@@ -6,6 +6,7 @@ import dev.agentbus.cli.Printer;
 import dev.agentbus.cli.gateway.GatewayClient;
 import dev.agentbus.cli.gateway.GatewayException;
 import dev.agentbus.cli.gateway.SessionStream;
+import dev.agentbus.cli.render.PlanReviewer;
 import dev.agentbus.cli.render.SessionView;
 import dev.agentbus.cli.render.TurnRenderer;
 
@@ -38,6 +39,7 @@ public final class TurnRunner {
     private final boolean quiet;
     private final boolean showReasoning;
     private final Duration cancelGrace;
+    private PlanReviewer planReviewer;
 
     public TurnRunner(GatewayClient gateway, Printer printer, InterruptHook interrupts, boolean quiet,
                       boolean showReasoning, Duration cancelGrace) {
@@ -54,7 +56,12 @@ public final class TurnRunner {
      * 10 s wait (202 pending) is an error here: a message to it would only get "no session".
      */
     public static String createSession(GatewayClient gateway, String title) {
-        CreatedSession created = gateway.createSession(title);
+        return createSession(gateway, title, false);
+    }
+
+    /** {@link #createSession(GatewayClient, String)}, in plan-first mode when {@code planFirst}. */
+    public static String createSession(GatewayClient gateway, String title, boolean planFirst) {
+        CreatedSession created = gateway.createSession(title, planFirst);
         if (created.isPending()) {
             throw new GatewayException(GatewayException.Kind.HTTP, 202, "the gateway accepted session "
                     + created.id() + " but no orchestrator has created it within 10 s; is an orchestrator running?");
@@ -71,6 +78,12 @@ public final class TurnRunner {
         return SessionView.parse(stateJson).lastSeq();
     }
 
+    /** Who decides a plan that waits for approval during the turn ({@code run --plan}: the person at the terminal). */
+    public TurnRunner reviewPlansWith(PlanReviewer reviewer) {
+        this.planReviewer = reviewer;
+        return this;
+    }
+
     /**
      * Posts {@code text} to the session and streams the turn it starts, from the event after {@code afterSeq}
      * (0 for a new session: its whole log is this turn). Gateway failures (409 busy, 404, unreachable, the stream
@@ -78,6 +91,9 @@ public final class TurnRunner {
      */
     public Result send(String sessionId, long afterSeq, String text) {
         TurnRenderer renderer = new TurnRenderer(printer, quiet, showReasoning);
+        if (planReviewer != null) {
+            renderer.reviewPlansWith(planReviewer);
+        }
         SessionStream stream = new SessionStream(gateway, sessionId, afterSeq);
         Interrupt interrupt = new Interrupt(sessionId, stream);
         InterruptHook.Registration armed = interrupts.arm(interrupt::fire);

@@ -127,6 +127,28 @@ class InspectCommandsTest {
     }
 
     @Test
+    void show_lists_the_plan_with_its_evidence_the_todos_and_the_task_state() throws Exception {
+        List<EventEnvelope> log = List.of(at(1, new SessionEvent.SessionCreated("resize")),
+                at(2, new SessionEvent.PlanFirstChanged(true, "u1")),
+                at(3, new SessionEvent.PlanCreated(1, "resize", List.of("list", "resize", "check"), "c1", false)),
+                at(4, new SessionEvent.PlanStepCompleted(1, 1, "ls: 12 files")),
+                at(5, new SessionEvent.TodoAdded(1, "list the images")),
+                at(6, new SessionEvent.TodoUpdated(1, dev.agentbus.events.planning.TodoStatus.DONE, null, null)),
+                at(7, new SessionEvent.TodoAdded(2, "resize them")),
+                at(8, new SessionEvent.TaskStateUpdated("resize images", 12, List.of("a.png"), List.of(), "slow")));
+        gateway.json("GET", "/api/v1/sessions/s1", 200,
+                dev.agentbus.api.ApiJson.write(dev.agentbus.api.SessionDetails.of(SessionFold.fold("s1", log))));
+
+        assertThat(cli.run("show", "s1")).isZero();
+
+        assertThat(cli.out()).contains("plan     plan-first: tools wait for a plan you approved")
+                .contains("Plan #1 resize · active")
+                .contains("  ✓ 1. list — ls: 12 files", "  → 2. resize", "    3. check")
+                .contains("Todos", "  ☑ #1 list the images · done", "  ☐ #2 resize them · pending")
+                .contains("Task state resize images · 1 of 12 done · 0 failed · slow");
+    }
+
+    @Test
     void show_json_prints_the_state_as_sent() {
         gateway.json("GET", "/api/v1/sessions/s1", 200, "{\"sessionId\":\"s1\",\"status\":\"IDLE\"}");
         assertThat(cli.run("show", "--json", "s1")).isZero();

@@ -73,6 +73,24 @@ class ReplayerTest {
     }
 
     @Test
+    void the_timeline_shows_the_planning_events_and_a_new_plans_steps() {
+        List<EventEnvelope> log = List.of(at(1, new SessionEvent.SessionCreated("plan")),
+                at(2, new SessionEvent.PlanFirstChanged(true, "u1")),
+                at(3, new SessionEvent.PlanCreated(1, "notes", List.of("write", "check"), "c1", true)),
+                at(4, new SessionEvent.TodoAdded(1, "write the notes")),
+                at(5, new SessionEvent.PlanStepCompleted(1, 1, "wrote notes.txt")),
+                at(6, new SessionEvent.PlanAdvanced(1, 2, "nothing to check")),
+                at(7, new SessionEvent.TaskStateUpdated(null, 4, List.of("a", "b"), List.of(), null)));
+        Replayer replay = new Replayer(log, printer, ZoneOffset.UTC);
+
+        replay.timeline(replay.lastSeq());
+
+        assertThat(out.toString()).contains("plan-first mode on (set by u1)", "plan #1: notes (waits for your approval)",
+                "1. write", "2. check", "☐ todo #1: write the notes", "✓ plan step 1 done: wrote notes.txt",
+                "↷ plan step 2 skipped: nothing to check", "task state saved, 2 more done, 4 in all");
+    }
+
+    @Test
     void the_state_at_a_seq_is_the_fold_of_the_events_up_to_it() {
         List<EventEnvelope> log = logWithCheckpoints();
         Replayer replay = new Replayer(log, printer, ZoneOffset.UTC);

@@ -15,11 +15,19 @@ public final class WireTypes<T> {
     private final Map<String, Class<? extends T>> byName = new LinkedHashMap<>();
     private final Map<Class<?>, String> byClass = new LinkedHashMap<>();
 
-    @SuppressWarnings("unchecked")
     public WireTypes(Class<T> sealedInterface, Class<?>... withoutWireName) {
-        var exempt = java.util.Set.of(withoutWireName);
+        add(sealedInterface, java.util.Set.of(withoutWireName));
+    }
+
+    /** The records of a sealed interface, and of the sealed interfaces it permits (a family such as PlanningEvent). */
+    @SuppressWarnings("unchecked")
+    private void add(Class<?> sealedInterface, java.util.Set<Class<?>> exempt) {
         for (Class<?> sub : sealedInterface.getPermittedSubclasses()) {
             if (exempt.contains(sub)) {
+                continue;
+            }
+            if (sub.isInterface() && sub.isSealed()) {
+                add(sub, exempt);
                 continue;
             }
             WireType wire = sub.getAnnotation(WireType.class);

@@ -23,17 +23,27 @@ public sealed interface SessionInput {
     /**
      * Written by the gateway when a client creates a session. {@code mode} is the permission mode the client asked
      * for; null takes the installation's default ({@code agentbus.agent.permission-mode}). {@code preset} and
-     * {@code systemPrompt} give the session its own system prompt (null: the installation's).
+     * {@code systemPrompt} give the session its own system prompt (null: the installation's). {@code planFirst} asks
+     * for plan-first mode: no tool other than the planning tools runs before the user approved a plan (absent in
+     * older inputs: false).
      */
     @WireType("create_session.v1")
-    record CreateSession(String title, PermissionMode mode, String preset, String systemPrompt)
+    record CreateSession(String title, PermissionMode mode, String preset, String systemPrompt, boolean planFirst)
             implements SessionInput {
         public CreateSession(String title) {
-            this(title, null);
+            this(title, null, null, null, false);
         }
 
         public CreateSession(String title, PermissionMode mode) {
-            this(title, mode, null, null);
+            this(title, mode, null, null, false);
+        }
+
+        public CreateSession(String title, PermissionMode mode, String preset, String systemPrompt) {
+            this(title, mode, preset, systemPrompt, false);
+        }
+
+        public CreateSession(String title, PermissionMode mode, boolean planFirst) {
+            this(title, mode, null, null, planFirst);
         }
     }
 

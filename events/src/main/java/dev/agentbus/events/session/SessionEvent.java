@@ -2,11 +2,14 @@ package dev.agentbus.events.session;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentbus.events.WireType;
+import dev.agentbus.events.planning.TodoStatus;
 import dev.agentbus.events.state.SessionState;
 import dev.agentbus.events.tools.Risk;
 
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Everything that happened in a session, in the past tense. Only the orchestrator appends these, to
@@ -290,6 +293,98 @@ public sealed interface SessionEvent {
      */
     @WireType("context.compaction_failed.v1")
     record ContextCompactionFailed(String requestId, String message) implements SessionEvent {
+    }
+
+    /**
+     * The events of todos, plans and task state: what the agent keeps track of while it works. The orchestrator
+     * emits them when it answers the planning tools itself (docs/tools.md#todos-plans-and-task-state), and
+     * {@link dev.agentbus.events.planning.PlanningFold} folds them into {@code SessionState.planning}. One sealed
+     * family, so a service that shows events can treat them together.
+     */
+    sealed interface PlanningEvent extends SessionEvent {
+    }
+
+    /**
+     * Emitted by the orchestrator right after {@code session.created.v1} when the creator asked for plan-first mode
+     * ({@code planFirst} of {@code create_session.v1}): from then on no tool other than the planning tools runs until
+     * the user approved a plan. {@code changedBy} is the user who asked for it.
+     */
+    @WireType("plan_first.changed.v1")
+    record PlanFirstChanged(boolean on, String changedBy) implements PlanningEvent {
+    }
+
+    /** Emitted by the orchestrator when the model adds a todo ({@code todo_add}); {@code id} is its number, 1, 2, … */
+    @WireType("todo.added.v1")
+    record TodoAdded(int id, String text) implements PlanningEvent {
+    }
+
+    /**
+     * Emitted by the orchestrator when the model changes a todo ({@code todo_update}, {@code todo_complete}: status
+     * DONE). {@code status}, {@code text} and {@code note} are null when they do not change.
+     */
+    @WireType("todo.updated.v1")
+    record TodoUpdated(int id, TodoStatus status, String text, String note) implements PlanningEvent {
+    }
+
+    /**
+     * Emitted by the orchestrator when the model proposes a plan ({@code plan_create} call {@code callId}). With
+     * {@code awaitingApproval} (plan-first mode) it waits for the user: {@code approval.requested.v1} for the same
+     * call follows, and its {@code approval.decided.v1} approves or rejects the plan. Otherwise it is active at once.
+     */
+    @WireType("plan.created.v1")
+    record PlanCreated(int number, String title, List<String> steps, String callId, boolean awaitingApproval)
+            implements PlanningEvent {
+        public PlanCreated {
+            steps = steps == null ? List.of() : List.copyOf(steps);
+        }
+    }
+
+    /**
+     * Emitted by the orchestrator when the model reports step {@code step} (1-based) of plan {@code number} done,
+     * with its evidence ({@code plan_complete_step}). The plan is complete once no step is pending.
+     */
+    @WireType("plan.step_completed.v1")
+    record PlanStepCompleted(int number, int step, String evidence) implements PlanningEvent {
+    }
+
+    /**
+     * Emitted by the orchestrator when the model moves on from the current step of plan {@code number} without
+     * completing it ({@code plan_advance}): step {@code skippedStep} is skipped, with the reason (null when none).
+     */
+    @WireType("plan.advanced.v1")
+    record PlanAdvanced(int number, int skippedStep, String reason) implements PlanningEvent {
+    }
+
+    /** Emitted by the orchestrator when the model gives up plan {@code number} ({@code plan_abort}), with why. */
+    @WireType("plan.aborted.v1")
+    record PlanAborted(int number, String reason) implements PlanningEvent {
+    }
+
+    /**
+     * Emitted by the orchestrator when the model checkpoints a batch job ({@code task_state_update}). Null fields do
+     * not change; {@code done} and {@code failed} are the items newly reported (an item moves from one to the other
+     * when reported again).
+     */
+    @WireType("task_state.updated.v1")
+    record TaskStateUpdated(String task, Integer total, List<String> done, List<String> failed, String notes)
+            implements PlanningEvent {
+        public TaskStateUpdated {
+            done = done == null ? List.of() : List.copyOf(done);
+            failed = failed == null ? List.of() : List.copyOf(failed);
+        }
+    }
+
+    /**
+     * Emitted by the orchestrator when the model reconciles the batch job's checkpoint after moving files around
+     * ({@code task_reconcile}): each recorded item {@code renamed} maps from gets the new name, the {@code removed}
+     * ones are dropped. Only items the checkpoint had are in it.
+     */
+    @WireType("task_state.reconciled.v1")
+    record TaskReconciled(Map<String, String> renamed, List<String> removed) implements PlanningEvent {
+        public TaskReconciled {
+            renamed = renamed == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(renamed));
+            removed = removed == null ? List.of() : List.copyOf(removed);
+        }
     }
 
     /**

@@ -22,6 +22,9 @@ import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ModelCallFailed;
 import dev.agentbus.events.session.SessionEvent.ModelCallStarted;
 import dev.agentbus.events.session.SessionEvent.NotificationPosted;
+import dev.agentbus.events.session.SessionEvent.PlanningEvent;
+import dev.agentbus.events.planning.Planning;
+import dev.agentbus.events.planning.PlanningFold;
 import dev.agentbus.events.session.SessionEvent.SessionCreated;
 import dev.agentbus.events.session.SessionEvent.SessionForked;
 import dev.agentbus.events.session.SessionEvent.ToolCallCompleted;
@@ -93,6 +96,8 @@ public final class SessionFold {
                     allowed.add(decided.tool());
                     b.alwaysAllowed = allowed;
                 }
+                // A decision on a proposed plan's call approves or rejects the plan (plan-first mode).
+                b.planning = PlanningFold.approvalDecided(b.planning, d.callId(), d.decision().allows(), d.note());
                 if (b.turn != null) {
                     b.status = !pending.isEmpty() ? SessionStatus.AWAITING_APPROVAL
                             : b.pendingWait != null ? SessionStatus.WAITING : SessionStatus.RUNNING;
@@ -249,6 +254,7 @@ public final class SessionFold {
                 b.pendingApprovals = List.of();
                 // So do whispers: one that no model call took is dropped with its turn.
                 b.queuedWhispers = List.of();
+                b.planning = PlanningFold.turnEnded(b.planning);
                 b.lastOutcome = t.outcome();
                 b.lastAnswer = t.answer();
                 // A cancel or a normal end is not an error; its message is in the event, not in lastError.
@@ -262,6 +268,7 @@ public final class SessionFold {
             case InputRejected r -> {
                 // A rejection changes nothing; it is in the log so clients can see why their input had no effect.
             }
+            case PlanningEvent p -> b.planning = PlanningFold.evolve(b.planning, p, e.time());
             case NotificationPosted n -> {
                 // For the people following the session, not for the model: no state of its own.
             }
@@ -323,6 +330,7 @@ public final class SessionFold {
         b.pendingApprovals = List.of();
         b.queuedWhispers = List.of();
         b.context = ContextFold.forked(from.context());
+        b.planning = PlanningFold.turnEnded(from.planning());
         for (ToolCallView view : List.copyOf(b.toolCalls.values())) {
             if (view.status() != ToolCallView.Status.COMPLETED) {
                 String why = "not run: the session was forked before this call was answered";
@@ -370,6 +378,7 @@ public final class SessionFold {
         List<String> alwaysAllowed;
         List<QueuedWhisper> queuedWhispers;
         ContextState context;
+        Planning planning;
 
         Builder(SessionState s) {
             sessionId = s.sessionId();
@@ -402,13 +411,14 @@ public final class SessionFold {
             alwaysAllowed = s.alwaysAllowed();
             queuedWhispers = s.queuedWhispers();
             context = s.context();
+            planning = s.planning();
         }
 
         SessionState build() {
             return new SessionState(sessionId, userId, title, status, lastSeq, createdAt, updatedAt, messages,
                     toolCalls, usage, modelCalls, turns, turn, pendingWait, memory, memoryVersion, lastModel, lastOutcome,
                     lastAnswer, lastError, shell, checkpoint, forkedFrom, forkedAtSeq, permissionMode, pendingApprovals,
-                    alwaysAllowed, queuedWhispers, context);
+                    alwaysAllowed, queuedWhispers, context, planning);
         }
     }
 }

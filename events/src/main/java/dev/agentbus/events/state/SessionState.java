@@ -1,5 +1,7 @@
 package dev.agentbus.events.state;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.agentbus.events.planning.Planning;
 import dev.agentbus.events.session.PermissionMode;
 import dev.agentbus.events.session.ShellState;
 import dev.agentbus.events.session.TokenUsage;
@@ -31,6 +33,8 @@ import java.util.Optional;
  * @param queuedWhispers people's notes to the running turn, in the order sent, waiting for its next model call
  * @param context    the prompt's parts besides the conversation: the session's system prompt, context files, the
  *                   context gauge and the summary of compacted messages ({@link ContextState})
+ * @param planning   plan-first mode, the todos, the plan and the batch job's checkpoint; left out of the JSON while it
+ *                   is {@link Planning#NONE}, so the state of a session that never planned reads as it did before
  */
 public record SessionState(String sessionId, String userId, String title, SessionStatus status, long lastSeq,
                            Instant createdAt, Instant updatedAt, List<Message> messages,
@@ -39,7 +43,9 @@ public record SessionState(String sessionId, String userId, String title, Sessio
                            TurnOutcome lastOutcome, String lastAnswer, String lastError, ShellState shell,
                            String checkpoint, String forkedFrom, long forkedAtSeq, PermissionMode permissionMode,
                            List<PendingApproval> pendingApprovals, List<String> alwaysAllowed,
-                           List<QueuedWhisper> queuedWhispers, ContextState context) {
+                           List<QueuedWhisper> queuedWhispers, ContextState context,
+                           @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = Planning.IsNone.class)
+                           Planning planning) {
 
     /**
      * Both collections become immutable, structurally shared ones: the fold's own ({@link AppendOnlyList},
@@ -56,9 +62,10 @@ public record SessionState(String sessionId, String userId, String title, Sessio
         queuedWhispers = queuedWhispers == null ? List.of() : List.copyOf(queuedWhispers);
         // A state written before the context existed (an old snapshot or fork) has an empty one.
         context = context == null ? ContextState.EMPTY : context;
+        planning = planning == null ? Planning.NONE : planning;
     }
 
-    /** As written before the context existed: with an empty one. */
+    /** As written before the context and planning existed: with empty ones. */
     public SessionState(String sessionId, String userId, String title, SessionStatus status, long lastSeq,
                         Instant createdAt, Instant updatedAt, List<Message> messages,
                         Map<String, ToolCallView> toolCalls, TokenUsage usage, int modelCalls, int turns,
@@ -70,14 +77,14 @@ public record SessionState(String sessionId, String userId, String title, Sessio
         this(sessionId, userId, title, status, lastSeq, createdAt, updatedAt, messages, toolCalls, usage, modelCalls,
                 turns, turn, pendingWait, memory, memoryVersion, lastModel, lastOutcome, lastAnswer, lastError, shell,
                 checkpoint, forkedFrom, forkedAtSeq, permissionMode, pendingApprovals, alwaysAllowed, queuedWhispers,
-                ContextState.EMPTY);
+                ContextState.EMPTY, Planning.NONE);
     }
 
     /** The state before the first event. */
     public static SessionState initial(String sessionId) {
         return new SessionState(sessionId, null, null, SessionStatus.NEW, 0, null, null, List.of(), Map.of(),
                 TokenUsage.ZERO, 0, 0, null, null, "", 0, null, null, null, null, null, null, null, 0, PermissionMode.AUTO,
-                List.of(), List.of(), List.of());
+                List.of(), List.of(), List.of(), ContextState.EMPTY, Planning.NONE);
     }
 
     /** Created and not deleted: a session anyone may see or send to. */

@@ -19,8 +19,8 @@ public final class ToolCatalog {
             "target":{"type":"string","description":"tmux pane, e.g. agentbus:1.0 or %3 (see tmux_list); \
             default: the current window of the agentbus session"}""";
 
-    /** The tools offered to the model, in the order it sees them. */
-    public static final List<ToolSpec> TOOLS = List.of(
+    /** The tools offered to the model, in the order it sees them: the planning tools come last. */
+    public static final List<ToolSpec> TOOLS = Stream.concat(Stream.of(
             sandbox("read", Risk.LOW, "Read a text file from the workspace, optionally only a range of lines.",
                     "{\"type\":\"object\",\"properties\":{\"path\":" + PATH
                             + ",\"start_line\":{\"type\":\"integer\",\"description\":\"first line, 1-based\"},"
@@ -119,7 +119,7 @@ public final class ToolCatalog {
                     + "(ISO-8601, e.g. 2026-01-31T09:00:00Z) or seconds.",
                     "{\"type\":\"object\",\"properties\":{\"until\":{\"type\":\"string\"},"
                             + "\"seconds\":{\"type\":\"integer\",\"minimum\":0},\"reason\":{\"type\":\"string\"}}}",
-                    ToolSpec.Executor.ORCHESTRATOR, false, Risk.LOW));
+                    ToolSpec.Executor.ORCHESTRATOR, false, Risk.LOW)), PlanningTools.SPECS.stream()).toList();
 
     /** Tools only people run, through the gateway: never offered to the model. The sandbox-worker runs them. */
     public static final List<ToolSpec> USER_TOOLS = List.of(

@@ -140,7 +140,8 @@ class ApprovalFoldTest {
                 state.usage(), state.modelCalls(), state.turns(), state.turn(), state.pendingWait(), state.memory(),
                 state.memoryVersion(), state.lastModel(), state.lastOutcome(), state.lastAnswer(), state.lastError(),
                 state.shell(), state.checkpoint(), state.forkedFrom(), state.forkedAtSeq(), state.permissionMode(),
-                state.pendingApprovals(), List.of("read"), state.queuedWhispers());
+                state.pendingApprovals(), List.of("read"), state.queuedWhispers(), state.context(),
+                state.planning());
 
         SessionSnapshot read = SessionSnapshot.decode(FoldScenario.SESSION,
                 SessionSnapshot.of(0, 7, 0, 1, Instant.EPOCH, withAlways).encode());

@@ -668,6 +668,7 @@ class SessionFoldTest {
         return new SessionState(s.sessionId(), s.userId(), s.title(), s.status(), 0, s.createdAt(), null, s.messages(),
                 s.toolCalls(), s.usage(), s.modelCalls(), s.turns(), s.turn(), s.pendingWait(), s.memory(),
                 s.memoryVersion(), s.lastModel(), s.lastOutcome(), s.lastAnswer(), s.lastError(), s.shell(), s.checkpoint(),
-                s.forkedFrom(), s.forkedAtSeq(), s.permissionMode(), s.pendingApprovals(), s.alwaysAllowed(), s.queuedWhispers());
+                s.forkedFrom(), s.forkedAtSeq(), s.permissionMode(), s.pendingApprovals(), s.alwaysAllowed(), s.queuedWhispers(),
+                s.context(), s.planning());
     }
 }

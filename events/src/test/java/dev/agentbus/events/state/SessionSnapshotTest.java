@@ -100,14 +100,15 @@ class SessionSnapshotTest {
         assertThat(SessionSnapshot.SCHEMA_VERSION + ":" + fingerprint)
                 .as("SessionState's shape changed: raise SessionSnapshot.SCHEMA_VERSION and pin the new fingerprint. "
                         + "Shape now: %s", shape)
-                .isEqualTo("5:" + PINNED_FINGERPRINT_OF_VERSION_5);
+                .isEqualTo("6:" + PINNED_FINGERPRINT_OF_VERSION_6);
     }
 
     // Version 2: the permission mode, pending approvals and always-allowed tools (approvals).
     // Version 3: queued whispers, the turn's loop warnings, the LOOP_DETECTED outcome (steering and loop guards).
     // Version 4: the DELETED status (deleting a session).
     // Version 5: the context (system prompt, context files, gauge, summary of compacted messages).
-    private static final String PINNED_FINGERPRINT_OF_VERSION_5 = "78c9cf7b707e4f2c";
+    // Version 6: planning (plan-first mode, todos, the plan, the task state).
+    private static final String PINNED_FINGERPRINT_OF_VERSION_6 = "599409320da1bc92";
 
     /** Names and types of every record component reachable from the type, enum constants and sealed subtypes. */
     private static String shape(Type type, Set<String> seen) {

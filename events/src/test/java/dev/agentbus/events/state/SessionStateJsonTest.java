@@ -97,7 +97,8 @@ class SessionStateJsonTest {
                 folded.memory(), folded.memoryVersion(), folded.lastModel(), folded.lastOutcome(), folded.lastAnswer(),
                 folded.lastError(), folded.shell(), folded.checkpoint(), folded.forkedFrom(), folded.forkedAtSeq(),
                 folded.permissionMode(), new ArrayList<>(folded.pendingApprovals()),
-                new ArrayList<>(folded.alwaysAllowed()), new ArrayList<>(folded.queuedWhispers()), folded.context());
+                new ArrayList<>(folded.alwaysAllowed()), new ArrayList<>(folded.queuedWhispers()), folded.context(),
+                folded.planning());
 
         assertThat(Json.mapper().writeValueAsString(plain)).isEqualTo(Json.mapper().writeValueAsString(folded));
         assertThat(plain).isEqualTo(folded);

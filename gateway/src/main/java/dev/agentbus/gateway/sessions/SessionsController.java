@@ -56,10 +56,10 @@ class SessionsController {
     /**
      * {@code mode}: the session's permission mode (auto, normal or manual); absent for the installation default.
      * {@code preset} and {@code systemPrompt}: the session's own system prompt (docs/api.md#context); absent for the
-     * installation's.
+     * installation's. {@code planFirst}: plan-first mode, tools wait for a plan the user approved; absent for off.
      */
     public record CreateSessionRequest(@Nullable String title, @Nullable String mode, @Nullable String preset,
-                                       @Nullable String systemPrompt) {
+                                       @Nullable String systemPrompt, @Nullable Boolean planFirst) {
     }
 
     public record PostMessageRequest(@Nullable String text) {
@@ -80,7 +80,8 @@ class SessionsController {
                 ? null : body.systemPrompt();
         String preset = SystemPrompts.check(body == null ? null : body.preset(), systemPrompt);
         String id = UUID.randomUUID().toString();
-        inputs.send(id, userOf(request), new SessionInput.CreateSession(title, mode, preset, systemPrompt));
+        boolean planFirst = body != null && Boolean.TRUE.equals(body.planFirst());
+        inputs.send(id, userOf(request), new SessionInput.CreateSession(title, mode, preset, systemPrompt, planFirst));
         // Answer 201 once the session is in the log, so a client's next request finds it. If the orchestrator is
         // slow or down the request is still durable: 202, and the session appears when the orchestrator runs.
         if (directory.awaitSession(id, Duration.ofSeconds(10))) {

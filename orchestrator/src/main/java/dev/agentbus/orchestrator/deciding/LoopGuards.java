@@ -5,6 +5,7 @@ import dev.agentbus.events.session.LoopGuard;
 import dev.agentbus.events.session.ToolCallSpec;
 import dev.agentbus.events.state.Message;
 import dev.agentbus.events.state.SessionState;
+import dev.agentbus.events.tools.PlanningTools;
 import dev.agentbus.events.state.ToolCallView;
 
 import java.io.IOException;
@@ -90,7 +91,8 @@ final class LoopGuards {
                 boolean newText = !text.isEmpty() && earlierTexts.add(text);
                 boolean changed = r.toolCalls().stream().map(c -> s.toolCalls().get(c.id()))
                         .anyMatch(v -> v != null && Boolean.TRUE.equals(v.ok())
-                                && (v.diff() != null || v.checkpoint() != null));
+                                && (v.diff() != null || v.checkpoint() != null
+                                || PlanningTools.reportsProgress(v.name())));
                 progress.add(newText || changed);
             }
             for (int i = progress.size() - 1; i >= 0 && !progress.get(i); i--) {

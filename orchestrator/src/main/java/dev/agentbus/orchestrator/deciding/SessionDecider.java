@@ -50,6 +50,7 @@ import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ModelCallFailed;
 import dev.agentbus.events.session.SessionEvent.ModelCallStarted;
 import dev.agentbus.events.session.SessionEvent.NotificationPosted;
+import dev.agentbus.events.session.SessionEvent.PlanFirstChanged;
 import dev.agentbus.events.session.SessionEvent.SessionCreated;
 import dev.agentbus.events.session.SessionEvent.SessionForked;
 import dev.agentbus.events.session.SessionEvent.ToolCallCompleted;
@@ -68,8 +69,12 @@ import dev.agentbus.events.state.ContextState;
 import dev.agentbus.events.state.SessionState;
 import dev.agentbus.events.state.SessionStatus;
 import dev.agentbus.events.state.ToolCallView;
+import dev.agentbus.events.tools.PlanningTools;
 import dev.agentbus.events.tools.ToolCatalog;
 import dev.agentbus.events.tools.ToolSpec;
+
+import dev.agentbus.orchestrator.deciding.planning.PlanFirst;
+import dev.agentbus.orchestrator.deciding.planning.PlanningToolCalls;
 
 import java.io.IOException;
 import java.time.Instant;
@@ -80,8 +85,8 @@ import java.util.Optional;
 /**
  * The agent loop as a pure function: {@code decide(state, input) -> events + effects}. Every rule of the loop lives
  * here (turns, the iteration cap, cancel, waits, which tool runs where, permission modes and approvals, whispers,
- * messages that wake a waiting turn, the loop guards, the session's system prompt and context files, compaction),
- * so each is
+ * messages that wake a waiting turn, the loop guards, the session's system prompt and context files, compaction;
+ * todos, plans and plan-first mode in {@code planning}), so each is
  * tested with given events /
  * when input / then events, no Kafka needed. It validates and explains; the fold only assigns.
  *
@@ -113,6 +118,9 @@ public final class SessionDecider {
                 // how an existing session's log folds.
                 step.emit(new SessionCreated(c.title() == null || c.title().isBlank() ? "New session" : c.title(),
                         c.mode() != null ? c.mode() : ctx.defaultMode()));
+                if (c.planFirst()) {
+                    step.emit(new PlanFirstChanged(true, envelope.userId()));
+                }
                 if (!blank(c.preset()) || !blank(c.systemPrompt())) {
                     // The session is created either way; a preset that does not exist is refused on its own.
                     setSystemPrompt(step, c.preset(), c.systemPrompt(), envelope.userId());
@@ -183,7 +191,8 @@ public final class SessionDecider {
                 step.emit(new PermissionModeChanged(m.mode(), envelope.userId()));
                 // Whatever the new mode no longer asks a person about may run now, as if the person approved it.
                 for (PendingApproval a : state.pendingApprovals()) {
-                    if (!step.state.requiresApproval(a.tool(), a.risk())) {
+                    // A plan waits for the person in every mode: plan-first asked for that, not the mode.
+                    if (!PlanFirst.isPlanApproval(state, a) && !step.state.requiresApproval(a.tool(), a.risk())) {
                         step.emit(new ApprovalDecided(a.callId(), ApprovalDecision.APPROVED,
                                 "the permission mode is now " + m.mode().wireName(), envelope.userId()));
                     }
@@ -521,6 +530,11 @@ public final class SessionDecider {
                 step.emit(failed(call, "'" + call.name() + "' can only be run by a person, not by the model"));
             } else if (args == null || !args.isObject()) {
                 step.emit(failed(call, "arguments are not a JSON object: " + call.arguments()));
+            } else if (PlanFirst.refusal(step.state, spec.get()).isPresent()) {
+                step.emit(failed(call, PlanFirst.refusal(step.state, spec.get()).get()));
+            } else if (PlanningTools.isPlanningTool(call.name())) {
+                PlanningToolCalls.answer(step.state, call.id(), call.name(), args, step.ctx.now(),
+                        step.ctx.approvalTimeout()).forEach(step::emit);
             } else if (spec.get().executor() == ToolSpec.Executor.SANDBOX) {
                 ToolSpec tool = spec.get();
                 if (step.state.requiresApproval(tool.name(), tool.risk())) {
@@ -575,6 +589,7 @@ public final class SessionDecider {
      */
     private static void decideApproval(Step step, PendingApproval pending, ApprovalDecision decision, String note,
                                        String by) {
+        boolean plan = PlanFirst.isPlanApproval(step.state, pending);
         step.emit(new ApprovalDecided(pending.callId(), decision, note, by));
         if (decision == ApprovalDecision.ALWAYS) {
             for (PendingApproval other : step.state.pendingApprovals()) {
@@ -584,7 +599,10 @@ public final class SessionDecider {
                 }
             }
         }
-        if (!decision.allows()) {
+        if (plan) {
+            // A plan_create call has nothing to run: the decision itself is its answer.
+            step.emit(PlanFirst.decided(pending, decision, note, by));
+        } else if (!decision.allows()) {
             String why = decision == ApprovalDecision.EXPIRED
                     ? "not run: nobody approved this call before its approval expired at " + pending.expiresAt()
                     : "not run: " + (by == null ? "the user" : "the user " + by) + " denied this call"

@@ -5,6 +5,7 @@ import dev.agentbus.events.context.Presets;
 import dev.agentbus.events.session.ContextFile;
 import dev.agentbus.events.state.ContextState;
 import dev.agentbus.events.state.SessionState;
+import dev.agentbus.orchestrator.deciding.planning.PlanningText;
 
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -22,7 +23,8 @@ import java.util.Locale;
  *   <li>the current time;</li>
  *   <li>the personality file {@code .soul.md}, then the project files {@code AGENTS.md} and {@code .agentbus.md}, as
  *       last reported from the workspace;</li>
- *   <li>the user's memory document, unless a text above placed it with {@code {memories}}.</li>
+ *   <li>the user's memory document, unless a text above placed it with {@code {memories}};</li>
+ *   <li>the plan, the open todos and the task state, when the agent keeps any.</li>
  * </ol>
  * The template variables {@code {date}}, {@code {time}}, {@code {day}}, {@code {model}}, {@code {user}} and
  * {@code {memories}} are filled in the base prompt and the preset (not in the workspace's files: they are the
@@ -56,6 +58,7 @@ final class SystemPrompt {
         if (!memoryPlaced && !memory.isEmpty()) {
             sb.append("\n\nWhat you remember about this user:\n").append(memory);
         }
+        sb.append(PlanningText.promptSection(state.planning()));
         return sb.toString();
     }
 

@@ -5,6 +5,7 @@ import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.session.SessionEvent;
 import dev.agentbus.events.session.SessionEvent.ApprovalDecided;
 import dev.agentbus.events.session.SessionEvent.ApprovalRequested;
+import dev.agentbus.events.session.SessionEvent.PlanningEvent;
 import dev.agentbus.events.session.SessionEvent.InputRejected;
 import dev.agentbus.events.session.SessionEvent.PermissionModeChanged;
 import dev.agentbus.events.session.SessionEvent.NotificationPosted;
@@ -103,6 +104,9 @@ final class AuditTrail {
             case InputRejected r -> {
             }
             case NotificationPosted n -> {
+            }
+            case PlanningEvent p -> {
+                // The agent's own bookkeeping; the plan_create call and its approval are audited like any call.
             }
             case PermissionModeChanged m -> {
             }

@@ -4,6 +4,7 @@ import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.session.SessionEvent;
 import dev.agentbus.events.session.SessionEvent.ApprovalDecided;
 import dev.agentbus.events.session.SessionEvent.ApprovalRequested;
+import dev.agentbus.events.session.SessionEvent.PlanningEvent;
 import dev.agentbus.events.session.SessionEvent.InputRejected;
 import dev.agentbus.events.session.SessionEvent.LoopWarned;
 import dev.agentbus.events.session.SessionEvent.SessionDeleted;
@@ -140,6 +141,9 @@ final class SessionSummaries {
             }
             case NotificationPosted n -> {
                 // For the people following the session; changes nothing here.
+            }
+            case PlanningEvent p -> {
+                // Todos and plans are shown in the session, not in the list.
             }
             case PermissionModeChanged m -> {
                 // Not shown in the list.
