@@ -64,7 +64,15 @@ public final class GatewayClient {
      * does, the session is 404.
      */
     public CreatedSession createSession(String title) {
+        return createSession(title, null);
+    }
+
+    /** POST /api/v1/sessions with a permission mode ({@code auto}, {@code normal}, {@code manual}; null: the default). */
+    public CreatedSession createSession(String title, String mode) {
         ObjectNode body = JSON.createObjectNode().put("title", title);
+        if (mode != null) {
+            body.put("mode", mode);
+        }
         CreatedSession answer = read(send(post("/api/v1/sessions", body), null), CreatedSession.class);
         if (answer.id() == null || answer.id().isBlank()) {
             throw new GatewayException(GatewayException.Kind.PROTOCOL, 0,

@@ -32,8 +32,10 @@ import dev.agentbus.events.session.SessionEvent.WhisperQueued;
 import dev.agentbus.events.session.SessionEvent.WaitScheduled;
 import dev.agentbus.events.session.TokenUsage;
 
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -70,11 +72,34 @@ public final class TurnRenderer implements SessionStream.Listener {
     private TokenUsage usage = TokenUsage.ZERO;
     private Mode mode = Mode.NONE;
     private boolean reasoningAtLineStart;
+    /** The calls of this turn that wait for a person: requested, not decided yet, in the order asked. */
+    private final Set<String> pendingApprovals = new LinkedHashSet<>();
+    /** chat's way of deciding an approval (its slash commands) instead of the approve and deny commands. */
+    private boolean chatHints;
 
     public TurnRenderer(Printer printer, boolean quiet, boolean showReasoning) {
         this.printer = printer;
         this.quiet = quiet;
         this.showReasoning = showReasoning;
+    }
+
+    /**
+     * Renders a turn that is under way already (chat follows it again after a decision): its end is ours, and
+     * {@code pending} are the calls already waiting for approval.
+     */
+    public void continueTurn(Collection<String> pending) {
+        turnStarted = true;
+        pendingApprovals.addAll(pending);
+    }
+
+    /** Tells a person how to decide an approval with chat's {@code /approve} and {@code /deny}. */
+    public void useChatHints() {
+        chatHints = true;
+    }
+
+    /** The calls that wait for a person's decision as far as the events shown so far say, oldest first. */
+    public List<String> pendingApprovals() {
+        return List.copyOf(pendingApprovals);
     }
 
     /** The id the gateway gave our message, to recognise its rejection. */
@@ -178,6 +203,7 @@ public final class TurnRenderer implements SessionStream.Listener {
             case TurnEnded ended -> {
                 // A turn.ended before our message started a turn belongs to an earlier turn.
                 if (turnStarted) {
+                    pendingApprovals.clear();
                     return turnEnded(ended);
                 }
             }
@@ -196,14 +222,20 @@ public final class TurnRenderer implements SessionStream.Listener {
             }
             case ApprovalRequested approval -> {
                 toolNames.put(approval.callId(), approval.tool());
+                pendingApprovals.add(approval.callId());
                 // Shown even when quiet: the turn cannot go on until someone decides.
                 endStreaming();
                 String args = Text.compactJson(approval.arguments(), ARGS_WIDTH);
+                String hint = chatHints
+                        ? " — /approve, /approve always or /deny [NOTE]  (call " + approval.callId() + "; "
+                                + approval.reason() + ")"
+                        : " — agentbus approve " + envelope.sessionId() + " " + approval.callId() + "  (or deny; "
+                                + approval.reason() + ")";
                 printer.println(printer.yellow("⏸ approval needed: " + approval.tool())
-                        + (args.isEmpty() ? "" : " " + args) + printer.dim(" — agentbus approve "
-                        + envelope.sessionId() + " " + approval.callId() + "  (or deny; " + approval.reason() + ")"));
+                        + (args.isEmpty() ? "" : " " + args) + printer.dim(hint));
             }
             case ApprovalDecided decided -> {
+                pendingApprovals.remove(decided.callId());
                 if (!quiet) {
                     String tool = toolNames.getOrDefault(decided.callId(), decided.callId());
                     String line = switch (decided.decision()) {
