@@ -14,8 +14,10 @@ import dev.agentbus.cli.turn.TurnRunner;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Predicate;
 
 /**
@@ -255,7 +257,12 @@ final class ChatCommands {
     private boolean followAfterDecision(SessionDetails state, PendingApproval decided) {
         List<String> still = pending(state).stream().map(PendingApproval::callId)
                 .filter(id -> !id.equals(decided.callId())).toList();
-        return !afterTurn.test(conversation.follow(state.lastSeq(), still));
+        Map<String, String> tools = new HashMap<>();
+        pending(state).forEach(a -> tools.put(a.callId(), a.tool()));
+        if (state.toolCalls() != null) {
+            state.toolCalls().forEach((id, call) -> tools.put(id, call.name()));
+        }
+        return !afterTurn.test(conversation.follow(state.lastSeq(), still, tools));
     }
 
     /** The call a decision is about: the one named, else the oldest that waits. */

@@ -9,6 +9,7 @@ import dev.agentbus.cli.turn.TurnRunner;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What chat remembers between lines: the session messages go to, what the next new session will be like, and
@@ -84,12 +85,13 @@ final class Conversation {
 
     /**
      * Streams the rest of the current session's turn after a decision: from where it paused in this chat, else from
-     * {@code lastSeq} (the state the decision was made on). {@code awaiting}: calls still waiting for approval.
+     * {@code lastSeq} (the state the decision was made on). {@code awaiting}: calls still waiting for approval;
+     * {@code tools}: the tool of each call requested before (call id to tool).
      */
-    TurnRunner.Result follow(long lastSeq, List<String> awaiting) {
+    TurnRunner.Result follow(long lastSeq, List<String> awaiting, Map<String, String> tools) {
         long after = pausedAfter >= 0 ? pausedAfter : lastSeq;
         pausedAfter = -1;
-        return remember(runner.follow(session, after, awaiting));
+        return remember(runner.follow(session, after, awaiting, tools));
     }
 
     private TurnRunner.Result remember(TurnRunner.Result result) {

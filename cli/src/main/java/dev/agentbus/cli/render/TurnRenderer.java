@@ -84,12 +84,14 @@ public final class TurnRenderer implements SessionStream.Listener {
     }
 
     /**
-     * Renders a turn that is under way already (chat follows it again after a decision): its end is ours, and
-     * {@code pending} are the calls already waiting for approval.
+     * Renders a turn that is under way already (chat follows it again after a decision): its end is ours,
+     * {@code pending} are the calls already waiting for approval, and {@code tools} names the tools of calls
+     * requested before (call id to tool), so their decisions and results say which tool they were.
      */
-    public void continueTurn(Collection<String> pending) {
+    public void continueTurn(Collection<String> pending, Map<String, String> tools) {
         turnStarted = true;
         pendingApprovals.addAll(pending);
+        toolNames.putAll(tools);
     }
 
     /** Tells a person how to decide an approval with chat's {@code /approve} and {@code /deny}. */

@@ -12,6 +12,7 @@ import dev.agentbus.cli.render.TurnRenderer;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -108,24 +109,26 @@ public final class TurnRunner {
      * lost for good) leave as {@link GatewayException}.
      */
     public Result send(String sessionId, long afterSeq, String text) {
-        return stream(sessionId, afterSeq, List.of(), text);
+        return stream(sessionId, afterSeq, List.of(), Map.of(), text);
     }
 
     /**
      * Streams the rest of a turn that is under way, from the event after {@code afterSeq}: after chat decided an
-     * approval. {@code awaiting} are the calls known to wait for approval still.
+     * approval. {@code awaiting} are the calls known to wait for approval still; {@code tools} names the tools of
+     * the calls requested before (call id to tool).
      */
-    public Result follow(String sessionId, long afterSeq, List<String> awaiting) {
-        return stream(sessionId, afterSeq, awaiting, null);
+    public Result follow(String sessionId, long afterSeq, List<String> awaiting, Map<String, String> tools) {
+        return stream(sessionId, afterSeq, awaiting, tools, null);
     }
 
-    private Result stream(String sessionId, long afterSeq, List<String> awaiting, String text) {
+    private Result stream(String sessionId, long afterSeq, List<String> awaiting, Map<String, String> tools,
+                          String text) {
         TurnRenderer renderer = new TurnRenderer(printer, quiet, showReasoning);
         if (pauseAtApprovals) {
             renderer.useChatHints();
         }
         if (text == null) {
-            renderer.continueTurn(awaiting);
+            renderer.continueTurn(awaiting, tools);
         }
         SessionStream stream = new SessionStream(gateway, sessionId, afterSeq);
         Interrupt interrupt = new Interrupt(sessionId, stream);
