@@ -2,6 +2,8 @@ package dev.agentbus.systemtests;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +21,8 @@ final class Tmux implements AutoCloseable {
     private static final String SESSION = "it";
 
     private final String socket = "agentbus-it-" + UUID.randomUUID().toString().substring(0, 8);
+    /** Where the server's socket file is, to remove it after the server: tmux leaves it behind. */
+    private Path socketPath;
 
     /** Whether a tmux executable can be run here. */
     static boolean available() {
@@ -37,6 +41,7 @@ final class Tmux implements AutoCloseable {
     Tmux start(String shellCommand, int columns, int rows) throws Exception {
         tmux("new-session", "-d", "-s", SESSION, "-x", String.valueOf(columns), "-y", String.valueOf(rows),
                 shellCommand);
+        socketPath = Path.of(tmux("display-message", "-p", "#{socket_path}").strip());
         return this;
     }
 
@@ -96,6 +101,9 @@ final class Tmux implements AutoCloseable {
     public void close() throws Exception {
         new ProcessBuilder("tmux", "-L", socket, "kill-server").redirectErrorStream(true).start()
                 .waitFor(30, TimeUnit.SECONDS);
+        if (socketPath != null) {
+            Files.deleteIfExists(socketPath);
+        }
     }
 
     /** {@code s} as one sh word. */
