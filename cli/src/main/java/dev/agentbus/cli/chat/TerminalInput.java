@@ -52,6 +52,12 @@ final class TerminalInput implements ChatInput {
                 .encoding(StandardCharsets.UTF_8)
                 .dumb(false) // a terminal JLine cannot drive is not worth a degraded editor: plain lines are better
                 .build();
+        String type = terminal.getType();
+        if (type == null || type.startsWith(Terminal.TYPE_DUMB)) {
+            // No cursor movement: the editor could not redraw a line, and arrow keys would print as ^[[A.
+            terminal.close();
+            throw new IOException("TERM=" + type + " has no line editing");
+        }
         try {
             LineReader reader = LineReaderBuilder.builder()
                     .terminal(terminal)
