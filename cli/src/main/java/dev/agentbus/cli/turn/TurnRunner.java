@@ -40,13 +40,9 @@ public final class TurnRunner {
      * How a turn ended for the caller. {@code exitCode} is the code derived from the outcome (see ExitCodes), or null
      * when streaming stopped before the turn ended (interrupted, or paused). {@code interrupted}: the user pressed
      * Ctrl-C, {@code presses} times. {@code pausedAfter}: the seq streaming paused after because calls wait for
-     * approval ({@code awaiting}, oldest first), or -1 when it did not pause.
+     * approval, or -1 when it did not pause.
      */
-    public record Result(Integer exitCode, boolean interrupted, int presses, long pausedAfter, List<String> awaiting) {
-        public Result {
-            awaiting = List.copyOf(awaiting);
-        }
-
+    public record Result(Integer exitCode, boolean interrupted, int presses, long pausedAfter) {
         public boolean paused() {
             return pausedAfter >= 0;
         }
@@ -169,9 +165,9 @@ public final class TurnRunner {
                 }
             });
             if (code != null && code == PAUSED) {
-                return new Result(null, false, interrupt.presses(), stream.lastSeq(), renderer.pendingApprovals());
+                return new Result(null, false, interrupt.presses(), stream.lastSeq());
             }
-            return new Result(code, interrupt.fired(), interrupt.presses(), -1, List.of());
+            return new Result(code, interrupt.fired(), interrupt.presses(), -1);
         } finally {
             armed.close();
             interrupt.done();
