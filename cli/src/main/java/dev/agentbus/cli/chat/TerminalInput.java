@@ -23,9 +23,11 @@ import java.nio.file.attribute.PosixFilePermissions;
  * Ctrl+L for a new session. Ctrl+C and Ctrl+D come back as {@link Read.Interrupted} and {@link Read.End}; what they
  * mean is {@link CtrlC}'s business.
  *
- * <p>SIGINT stays with the CLI's own handler ({@code InterruptHook}), which also cancels turns: the terminal is built
- * without native signal handlers, and chat arms {@link #interrupt()} while it reads, which passes the signal on to
- * the line reader. Between reads the terminal is left as it was (cooked), so Ctrl-C during a turn reaches the turn.
+ * <p>While it reads, the line reader puts the terminal in raw mode and sees Ctrl-C as a key. Between reads the
+ * terminal is left as it was (cooked), so Ctrl-C during a turn is a SIGINT, which must reach the CLI's own handler
+ * ({@code InterruptHook}, which cancels the turn): the terminal is built without native signal handlers, so as not
+ * to replace it. A SIGINT that arrives while reading (sent with kill) reaches the reader through
+ * {@link #interrupt()}, which chat arms while it reads.
  */
 final class TerminalInput implements ChatInput {
     static final String NEWLINE_WIDGET = "agentbus-insert-newline";
