@@ -15,9 +15,11 @@ import java.util.Map;
  * @param tty         stdout is a terminal: decides colours
  * @param interactive a person types on stdin (a terminal): {@code chat} shows a prompt, and plain {@code agentbus}
  *                    starts {@code chat} instead of printing the usage
+ * @param lineEditor  stdin and stdout are this process's own terminal, so {@code chat} may take it over with a line
+ *                    editor (history, completion, key bindings); false in tests, which type through a pipe
  */
 public record CliContext(Map<String, String> env, Path home, boolean tty, InterruptHook interrupts,
-                         InputStream stdin, boolean interactive) {
+                         InputStream stdin, boolean interactive, boolean lineEditor) {
 
     public static final String DEFAULT_URL = "http://localhost:8080";
 
@@ -26,15 +28,21 @@ public record CliContext(Map<String, String> env, Path home, boolean tty, Interr
         stdin = stdin != null ? stdin : InputStream.nullInputStream();
     }
 
+    /** A context whose stdin is not a terminal the CLI may take over (what the tests use). */
+    public CliContext(Map<String, String> env, Path home, boolean tty, InterruptHook interrupts, InputStream stdin,
+                      boolean interactive) {
+        this(env, home, tty, interrupts, stdin, interactive, false);
+    }
+
     /** A context without standard input (nothing to read, not interactive): enough for every command but chat. */
     public CliContext(Map<String, String> env, Path home, boolean tty, InterruptHook interrupts) {
-        this(env, home, tty, interrupts, InputStream.nullInputStream(), false);
+        this(env, home, tty, interrupts, InputStream.nullInputStream(), false, false);
     }
 
     public static CliContext system() {
         boolean terminal = isTerminal();
         return new CliContext(System.getenv(), Path.of(System.getProperty("user.home")), terminal,
-                InterruptHook.system(), System.in, terminal);
+                InterruptHook.system(), System.in, terminal, terminal);
     }
 
     /** An environment variable, or null when unset or empty (an empty value means "not set" for every one we read). */

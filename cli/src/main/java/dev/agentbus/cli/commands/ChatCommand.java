@@ -11,8 +11,12 @@ import java.util.concurrent.Callable;
 /** {@code agentbus chat}: the interactive conversation (LMAgent's REPL) against the gateway. See {@link ChatRepl}. */
 @Command(mixinStandardHelpOptions = true, versionProvider = AgentbusCli.Version.class, name = "chat",
         description = {"Talk to the agent: each line is a message, its turn streams as with run.",
-                "Commands: /help /new /sessions /switch /show /cancel /memory /quit. "
-                        + "Ctrl-C cancels a running turn; Ctrl-C or Ctrl-D at the prompt leaves.",
+                "Commands: /help /new /sessions /switch /status /show /cancel /mode /approve /deny /whisper "
+                        + "/rename /memory /quit (/help explains them).",
+                "On a terminal: history with Up/Down (in $AGENTBUS_DATA_DIR/history), Tab completes commands, "
+                        + "a trailing \\ or Alt+Enter continues a message on the next line, Ctrl+L starts a new "
+                        + "session, Ctrl-C clears the line or cancels the running turn (twice in a row leaves), "
+                        + "Ctrl-D leaves.",
                 "Reads piped input too: one message (or command) per line, until the end of input.",
                 "Exit code: 0 when you leave; 1 if --session cannot be used."})
 public final class ChatCommand implements Callable<Integer> {

@@ -64,12 +64,23 @@ public final class GatewayClient {
      * does, the session is 404.
      */
     public CreatedSession createSession(String title) {
-        return createSession(title, false);
+        return createSession(title, null, false);
     }
 
     /** POST /api/v1/sessions; {@code planFirst}: plan-first mode (tools wait for a plan the user approved). */
     public CreatedSession createSession(String title, boolean planFirst) {
+        return createSession(title, null, planFirst);
+    }
+
+    /**
+     * POST /api/v1/sessions with a permission mode ({@code auto}, {@code normal}, {@code manual}; null: the default)
+     * and, when {@code planFirst}, in plan-first mode.
+     */
+    public CreatedSession createSession(String title, String mode, boolean planFirst) {
         ObjectNode body = JSON.createObjectNode().put("title", title);
+        if (mode != null) {
+            body.put("mode", mode);
+        }
         if (planFirst) {
             body.put("planFirst", true);
         }

@@ -36,8 +36,10 @@ import dev.agentbus.events.session.SessionEvent.WhisperQueued;
 import dev.agentbus.events.session.SessionEvent.WaitScheduled;
 import dev.agentbus.events.session.TokenUsage;
 
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -77,6 +79,10 @@ public final class TurnRenderer implements SessionStream.Listener {
     /** The plan_create calls of plans waiting for approval, with their steps. */
     private final Map<String, List<String>> proposedPlans = new HashMap<>();
     private PlanReviewer planReviewer;
+    /** The calls of this turn that wait for a person: requested, not decided yet, in the order asked. */
+    private final Set<String> pendingApprovals = new LinkedHashSet<>();
+    /** chat's way of deciding an approval (its slash commands) instead of the approve and deny commands. */
+    private boolean chatHints;
 
     public TurnRenderer(Printer printer, boolean quiet, boolean showReasoning) {
         this.printer = printer;
@@ -87,6 +93,27 @@ public final class TurnRenderer implements SessionStream.Listener {
     /** Who decides a plan that waits for approval; without one the renderer only says how to decide it. */
     public void reviewPlansWith(PlanReviewer reviewer) {
         this.planReviewer = reviewer;
+    }
+
+    /**
+     * Renders a turn that is under way already (chat follows it again after a decision): its end is ours,
+     * {@code pending} are the calls already waiting for approval, and {@code tools} names the tools of calls
+     * requested before (call id to tool), so their decisions and results say which tool they were.
+     */
+    public void continueTurn(Collection<String> pending, Map<String, String> tools) {
+        turnStarted = true;
+        pendingApprovals.addAll(pending);
+        toolNames.putAll(tools);
+    }
+
+    /** Tells a person how to decide an approval with chat's {@code /approve} and {@code /deny}. */
+    public void useChatHints() {
+        chatHints = true;
+    }
+
+    /** The calls that wait for a person's decision as far as the events shown so far say, oldest first. */
+    public List<String> pendingApprovals() {
+        return List.copyOf(pendingApprovals);
     }
 
     /** The id the gateway gave our message, to recognise its rejection. */
@@ -192,6 +219,7 @@ public final class TurnRenderer implements SessionStream.Listener {
             case TurnEnded ended -> {
                 // A turn.ended before our message started a turn belongs to an earlier turn.
                 if (turnStarted) {
+                    pendingApprovals.clear();
                     return turnEnded(ended);
                 }
             }
@@ -220,14 +248,20 @@ public final class TurnRenderer implements SessionStream.Listener {
             }
             case ApprovalRequested approval -> {
                 toolNames.put(approval.callId(), approval.tool());
+                pendingApprovals.add(approval.callId());
                 // Shown even when quiet: the turn cannot go on until someone decides.
                 endStreaming();
                 String args = Text.compactJson(approval.arguments(), ARGS_WIDTH);
+                String hint = chatHints
+                        ? " — /approve, /approve always or /deny [NOTE]  (call " + approval.callId() + "; "
+                                + approval.reason() + ")"
+                        : " — agentbus approve " + envelope.sessionId() + " " + approval.callId() + "  (or deny; "
+                                + approval.reason() + ")";
                 printer.println(printer.yellow("⏸ approval needed: " + approval.tool())
-                        + (args.isEmpty() ? "" : " " + args) + printer.dim(" — agentbus approve "
-                        + envelope.sessionId() + " " + approval.callId() + "  (or deny; " + approval.reason() + ")"));
+                        + (args.isEmpty() ? "" : " " + args) + printer.dim(hint));
             }
             case ApprovalDecided decided -> {
+                pendingApprovals.remove(decided.callId());
                 if (!quiet) {
                     String tool = toolNames.getOrDefault(decided.callId(), decided.callId());
                     String line = switch (decided.decision()) {

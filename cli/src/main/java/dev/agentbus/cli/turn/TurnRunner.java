@@ -1,5 +1,6 @@
 package dev.agentbus.cli.turn;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentbus.api.CreatedSession;
 import dev.agentbus.cli.InterruptHook;
 import dev.agentbus.cli.Printer;
@@ -11,8 +12,11 @@ import dev.agentbus.cli.render.SessionView;
 import dev.agentbus.cli.render.TurnRenderer;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One turn, as {@code run} and {@code chat} both show it: open the session's event stream, post the message, render
@@ -22,15 +26,27 @@ import java.util.concurrent.TimeUnit;
  * what {@code run} does: the turn is over as far as the user is concerned) or keeps streaming for up to
  * {@code cancelGrace} so that the {@code CANCELLED} ending is shown and the session is idle again before the next
  * prompt ({@code chat}). A second Ctrl-C during that wait stops at once.
+ *
+ * <p>With {@code pauseAtApprovals} (chat), streaming also stops while a call of the turn waits for a person's
+ * approval, so that the person gets the prompt back to decide ({@code /approve}); {@link #follow} then picks the
+ * turn up again from where it paused.
  */
 public final class TurnRunner {
     private static final Duration CANCEL_TIMEOUT = Duration.ofSeconds(3);
 
+    /** What the stream listener returns to stop following at a pending approval; never an exit code. */
+    private static final int PAUSED = Integer.MIN_VALUE;
+
     /**
      * How a turn ended for the caller. {@code exitCode} is the code derived from the outcome (see ExitCodes), or null
-     * when streaming stopped before the turn ended (interrupted). {@code interrupted}: the user pressed Ctrl-C.
+     * when streaming stopped before the turn ended (interrupted, or paused). {@code interrupted}: the user pressed
+     * Ctrl-C, {@code presses} times. {@code pausedAfter}: the seq streaming paused after because calls wait for
+     * approval, or -1 when it did not pause.
      */
-    public record Result(Integer exitCode, boolean interrupted) {
+    public record Result(Integer exitCode, boolean interrupted, int presses, long pausedAfter) {
+        public boolean paused() {
+            return pausedAfter >= 0;
+        }
     }
 
     private final GatewayClient gateway;
@@ -40,15 +56,22 @@ public final class TurnRunner {
     private final boolean showReasoning;
     private final Duration cancelGrace;
     private PlanReviewer planReviewer;
+    private final boolean pauseAtApprovals;
 
     public TurnRunner(GatewayClient gateway, Printer printer, InterruptHook interrupts, boolean quiet,
                       boolean showReasoning, Duration cancelGrace) {
+        this(gateway, printer, interrupts, quiet, showReasoning, cancelGrace, false);
+    }
+
+    public TurnRunner(GatewayClient gateway, Printer printer, InterruptHook interrupts, boolean quiet,
+                      boolean showReasoning, Duration cancelGrace, boolean pauseAtApprovals) {
         this.gateway = gateway;
         this.printer = printer;
         this.interrupts = interrupts;
         this.quiet = quiet;
         this.showReasoning = showReasoning;
         this.cancelGrace = cancelGrace;
+        this.pauseAtApprovals = pauseAtApprovals;
     }
 
     /**
@@ -56,12 +79,21 @@ public final class TurnRunner {
      * 10 s wait (202 pending) is an error here: a message to it would only get "no session".
      */
     public static String createSession(GatewayClient gateway, String title) {
-        return createSession(gateway, title, false);
+        return createSession(gateway, title, null, false);
     }
 
     /** {@link #createSession(GatewayClient, String)}, in plan-first mode when {@code planFirst}. */
     public static String createSession(GatewayClient gateway, String title, boolean planFirst) {
-        CreatedSession created = gateway.createSession(title, planFirst);
+        return createSession(gateway, title, null, planFirst);
+    }
+
+    /** {@link #createSession(GatewayClient, String)} with a permission mode (null: the gateway's default). */
+    public static String createSession(GatewayClient gateway, String title, String mode) {
+        return createSession(gateway, title, mode, false);
+    }
+
+    private static String createSession(GatewayClient gateway, String title, String mode, boolean planFirst) {
+        CreatedSession created = gateway.createSession(title, mode, planFirst);
         if (created.isPending()) {
             throw new GatewayException(GatewayException.Kind.HTTP, 202, "the gateway accepted session "
                     + created.id() + " but no orchestrator has created it within 10 s; is an orchestrator running?");
@@ -90,9 +122,29 @@ public final class TurnRunner {
      * lost for good) leave as {@link GatewayException}.
      */
     public Result send(String sessionId, long afterSeq, String text) {
+        return stream(sessionId, afterSeq, List.of(), Map.of(), text);
+    }
+
+    /**
+     * Streams the rest of a turn that is under way, from the event after {@code afterSeq}: after chat decided an
+     * approval. {@code awaiting} are the calls known to wait for approval still; {@code tools} names the tools of
+     * the calls requested before (call id to tool).
+     */
+    public Result follow(String sessionId, long afterSeq, List<String> awaiting, Map<String, String> tools) {
+        return stream(sessionId, afterSeq, awaiting, tools, null);
+    }
+
+    private Result stream(String sessionId, long afterSeq, List<String> awaiting, Map<String, String> tools,
+                          String text) {
         TurnRenderer renderer = new TurnRenderer(printer, quiet, showReasoning);
         if (planReviewer != null) {
             renderer.reviewPlansWith(planReviewer);
+        }
+        if (pauseAtApprovals) {
+            renderer.useChatHints();
+        }
+        if (text == null) {
+            renderer.continueTurn(awaiting, tools);
         }
         SessionStream stream = new SessionStream(gateway, sessionId, afterSeq);
         Interrupt interrupt = new Interrupt(sessionId, stream);
@@ -101,16 +153,41 @@ public final class TurnRunner {
             // Open the stream before posting, so the first tokens are not streamed to nobody; the `after` seq
             // makes the order of the two irrelevant for the durable events.
             stream.connectAhead();
-            String inputId;
-            try {
-                inputId = gateway.postMessage(sessionId, text);
-            } catch (GatewayException e) {
-                stream.stop();
-                throw e;
+            if (text != null) {
+                String inputId;
+                try {
+                    inputId = gateway.postMessage(sessionId, text);
+                } catch (GatewayException e) {
+                    stream.stop();
+                    throw e;
+                }
+                renderer.expectInput(inputId);
             }
-            renderer.expectInput(inputId);
-            Integer code = stream.follow(renderer);
-            return new Result(code, interrupt.fired());
+            Integer code = stream.follow(new SessionStream.Listener() {
+                @Override
+                public Integer onEvent(JsonNode envelope) {
+                    Integer ended = renderer.onEvent(envelope);
+                    if (ended == null && pauseAtApprovals && !renderer.pendingApprovals().isEmpty()
+                            && !interrupt.fired()) {
+                        return PAUSED; // the turn cannot go on until someone decides: give the prompt back
+                    }
+                    return ended;
+                }
+
+                @Override
+                public void onDelta(JsonNode delta) {
+                    renderer.onDelta(delta);
+                }
+
+                @Override
+                public void onWarning(String message) {
+                    renderer.onWarning(message);
+                }
+            });
+            if (code != null && code == PAUSED) {
+                return new Result(null, false, interrupt.presses(), stream.lastSeq());
+            }
+            return new Result(code, interrupt.fired(), interrupt.presses(), -1);
         } finally {
             armed.close();
             interrupt.done();
@@ -123,6 +200,7 @@ public final class TurnRunner {
         private final String sessionId;
         private final SessionStream stream;
         private final CountDownLatch turnOver = new CountDownLatch(1);
+        private final AtomicInteger presses = new AtomicInteger();
         private volatile boolean fired;
 
         Interrupt(String sessionId, SessionStream stream) {
@@ -134,12 +212,17 @@ public final class TurnRunner {
             return fired;
         }
 
+        int presses() {
+            return presses.get();
+        }
+
         void done() {
             turnOver.countDown();
         }
 
         /** Ctrl-C: ask the gateway to cancel the turn (bounded, best effort), then stop streaming, now or soon. */
         void fire() {
+            presses.incrementAndGet();
             synchronized (this) {
                 if (fired) {
                     stream.stop(); // a second Ctrl-C: stop waiting for the cancel to show

@@ -174,6 +174,37 @@ class TurnRendererTest {
     }
 
     @Test
+    void the_calls_awaiting_approval_are_tracked_until_decided_and_chat_names_its_own_commands() {
+        TurnRenderer r = renderer(false, false);
+        r.useChatHints();
+        event(r, new SessionEvent.ApprovalRequested("call_1", "shell", "{}", dev.agentbus.events.tools.Risk.HIGH,
+                "manual mode", java.time.Instant.EPOCH));
+        event(r, new SessionEvent.ApprovalRequested("call_2", "ls", "{}", dev.agentbus.events.tools.Risk.LOW,
+                "manual mode", java.time.Instant.EPOCH));
+        assertThat(r.pendingApprovals()).containsExactly("call_1", "call_2");
+        assertThat(out.toString()).contains("— /approve, /approve always or /deny [NOTE]  (call call_1; manual mode)")
+                .doesNotContain("agentbus approve");
+
+        event(r, new SessionEvent.ApprovalDecided("call_1", dev.agentbus.events.session.ApprovalDecision.APPROVED,
+                null, "ada"));
+        assertThat(r.pendingApprovals()).containsExactly("call_2");
+        event(r, new TurnEnded(TurnOutcome.CANCELLED, null, "cancelled by the user"));
+        assertThat(r.pendingApprovals()).isEmpty();
+    }
+
+    @Test
+    void a_continued_turn_knows_the_calls_already_waiting_and_their_tools_and_its_end_is_ours() {
+        TurnRenderer r = new TurnRenderer(printer, false, false);
+        r.continueTurn(List.of("call_2"), java.util.Map.of("call_1", "shell", "call_2", "ls"));
+        assertThat(r.pendingApprovals()).containsExactly("call_2");
+
+        event(r, new SessionEvent.ApprovalDecided("call_1", dev.agentbus.events.session.ApprovalDecision.ALWAYS,
+                null, "ada"));
+        assertThat(out.toString()).contains("✓ approved: shell (always, for this session) by ada");
+        assertThat(event(r, new TurnEnded(TurnOutcome.COMPLETED, "Done.", null))).isZero();
+    }
+
+    @Test
     void a_loop_guard_warning_shows_even_when_quiet_and_its_ending_exits_2() {
         TurnRenderer r = renderer(true, false);
         event(r, new SessionEvent.LoopWarned(dev.agentbus.events.session.LoopGuard.TOOL_ERRORS,
