@@ -14,17 +14,11 @@ import dev.agentbus.events.session.SessionEvent.ToolCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ToolCallRequested;
 import dev.agentbus.events.session.SessionEvent.TurnEnded;
 import dev.agentbus.events.session.TurnOutcome;
-import dev.agentbus.testkit.model.ScriptedModelServer;
 import dev.agentbus.testkit.model.ScriptedToolCall;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 import static dev.agentbus.systemtests.EndToEndIT.events;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,30 +29,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * model's plan through {@code POST /plan/decision}; then the plan is carried out, its steps completed with evidence
  * and the todo done, all in the session's state. A rejected plan tells the model the person's note.
  */
-class PlanFirstIT {
+class PlanFirstIT extends OnStandaloneStack {
     static final Duration WAIT = Duration.ofSeconds(60);
     private static final String PLAN = "{\"title\":\"notes\",\"steps\":[\"write notes.txt\",\"read it back\"]}";
-
-    @TempDir
-    static Path dataDir;
-    static ScriptedModelServer model;
-    static StandaloneStack stack;
-
-    @BeforeAll
-    static void startStack() {
-        model = ScriptedModelServer.start();
-        stack = new StandaloneStack(dataDir, model, Map.of());
-    }
-
-    @AfterAll
-    static void stopStack() {
-        if (stack != null) {
-            stack.close();
-        }
-        if (model != null) {
-            model.close();
-        }
-    }
 
     @Test
     void an_approved_plan_is_carried_out_step_by_step_with_its_todo_completed() throws Exception {

@@ -1,40 +1,22 @@
 package dev.agentbus.cli.admin;
 
 import dev.agentbus.cli.ExitCodes;
-import dev.agentbus.cli.FakeGateway;
-import dev.agentbus.cli.TestCli;
-import org.junit.jupiter.api.AfterEach;
+import dev.agentbus.cli.OnFakeGateway;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** agentbus admin rebuild-projections: starts the rebuild, follows its progress, and says how it ended. */
-class RebuildProjectionsCommandTest {
+class RebuildProjectionsCommandTest extends OnFakeGateway {
     private static final String PATH = "/api/v1/admin/rebuild-projections";
     private static final String STARTED = """
             {"run":4,"reason":"rebuild","state":"running","eventsApplied":0,"recordsSkipped":0,
              "offsetsDone":0,"offsetsTotal":1000,"percent":0.0}""";
 
-    @TempDir
-    Path home;
-    FakeGateway gateway;
-    TestCli cli;
-
     @BeforeEach
-    void setUp() throws Exception {
-        gateway = new FakeGateway();
-        cli = new TestCli(home);
-        cli.env.put("AGENTBUS_URL", gateway.url());
+    void routes() {
         cli.env.put("AGENTBUS_TOKEN", "t0k");
-    }
-
-    @AfterEach
-    void tearDown() {
-        gateway.close();
     }
 
     @Test

@@ -1,34 +1,12 @@
 package dev.agentbus.cli.commands;
 
-import dev.agentbus.cli.FakeGateway;
-import dev.agentbus.cli.TestCli;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import dev.agentbus.cli.OnFakeGateway;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** approve, deny and mode: what a person runs when a session waits for them. */
-class ApprovalCommandsTest {
-    @TempDir
-    Path home;
-    FakeGateway gateway;
-    TestCli cli;
-
-    @BeforeEach
-    void setUp() throws Exception {
-        gateway = new FakeGateway();
-        cli = new TestCli(home);
-        cli.env.put("AGENTBUS_URL", gateway.url());
-    }
-
-    @AfterEach
-    void tearDown() {
-        gateway.close();
-    }
+class ApprovalCommandsTest extends OnFakeGateway {
 
     @Test
     void approve_posts_the_decision() {

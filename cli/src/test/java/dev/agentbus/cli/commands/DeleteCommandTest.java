@@ -1,35 +1,12 @@
 package dev.agentbus.cli.commands;
 
-import dev.agentbus.cli.FakeGateway;
-import dev.agentbus.cli.TestCli;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import dev.agentbus.cli.OnFakeGateway;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** delete: the request it sends, and the gateway's refusals shown with exit code 1. */
-class DeleteCommandTest {
-    @TempDir
-    Path home;
-    FakeGateway gateway;
-    TestCli cli;
-
-    @BeforeEach
-    void setUp() throws Exception {
-        gateway = new FakeGateway();
-        cli = new TestCli(home);
-        cli.env.put("AGENTBUS_URL", gateway.url());
-    }
-
-    @AfterEach
-    void tearDown() {
-        gateway.close();
-    }
-
+class DeleteCommandTest extends OnFakeGateway {
     @Test
     void delete_sends_a_delete_of_the_session() {
         gateway.json("DELETE", "/api/v1/sessions/s1", 202, "{\"inputId\":\"in-1\"}");

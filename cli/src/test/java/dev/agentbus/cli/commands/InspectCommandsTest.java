@@ -2,6 +2,7 @@ package dev.agentbus.cli.commands;
 
 import dev.agentbus.cli.Events;
 import dev.agentbus.cli.FakeGateway;
+import dev.agentbus.cli.OnFakeGateway;
 import dev.agentbus.cli.FakeGateway.SseScript;
 import dev.agentbus.cli.TestCli;
 import dev.agentbus.events.Json;
@@ -12,12 +13,8 @@ import dev.agentbus.events.session.TokenUsage;
 import dev.agentbus.events.session.ToolCallSpec;
 import dev.agentbus.events.session.TurnOutcome;
 import dev.agentbus.events.state.SessionFold;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -27,23 +24,7 @@ import static dev.agentbus.cli.Events.at;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** sessions, show, events and cancel: the read side of the CLI. */
-class InspectCommandsTest {
-    @TempDir
-    Path home;
-    FakeGateway gateway;
-    TestCli cli;
-
-    @BeforeEach
-    void setUp() throws Exception {
-        gateway = new FakeGateway();
-        cli = new TestCli(home);
-        cli.env.put("AGENTBUS_URL", gateway.url());
-    }
-
-    @AfterEach
-    void tearDown() {
-        gateway.close();
-    }
+class InspectCommandsTest extends OnFakeGateway {
 
     @Test
     void sessions_prints_a_table() {

@@ -2,17 +2,15 @@ package dev.agentbus.cli.commands;
 
 import dev.agentbus.cli.Events;
 import dev.agentbus.cli.FakeGateway;
+import dev.agentbus.cli.OnFakeGateway;
 import dev.agentbus.cli.FakeGateway.SseScript;
 import dev.agentbus.cli.TestCli;
 import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.session.SessionEvent;
 import dev.agentbus.events.session.TurnOutcome;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -20,28 +18,15 @@ import java.util.concurrent.TimeUnit;
 import static dev.agentbus.cli.Events.at;
 import static org.assertj.core.api.Assertions.assertThat;
 
-class RunCommandTest {
+class RunCommandTest extends OnFakeGateway {
     private static final String EVENTS = "/api/v1/sessions/s1/events";
 
-    @TempDir
-    Path home;
-    FakeGateway gateway;
-    TestCli cli;
-
     @BeforeEach
-    void setUp() throws Exception {
-        gateway = new FakeGateway()
-                .json("POST", "/api/v1/sessions", 201, "{\"id\":\"s1\"}")
+    void routes() {
+        gateway.json("POST", "/api/v1/sessions", 201, "{\"id\":\"s1\"}")
                 .json("POST", "/api/v1/sessions/s1/messages", 202, "{\"inputId\":\"in-1\"}")
                 .json("POST", "/api/v1/sessions/s1/cancel", 202, "");
-        cli = new TestCli(home);
-        cli.env.put("AGENTBUS_URL", gateway.url());
         cli.env.put("AGENTBUS_TOKEN", "t0k");
-    }
-
-    @AfterEach
-    void tearDown() {
-        gateway.close();
     }
 
     @Test

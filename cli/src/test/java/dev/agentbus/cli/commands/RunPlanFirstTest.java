@@ -1,8 +1,8 @@
 package dev.agentbus.cli.commands;
 
 import dev.agentbus.cli.FakeGateway;
+import dev.agentbus.cli.OnFakeGateway;
 import dev.agentbus.cli.FakeGateway.SseScript;
-import dev.agentbus.cli.TestCli;
 import dev.agentbus.events.session.ApprovalDecision;
 import dev.agentbus.events.session.PermissionMode;
 import dev.agentbus.events.session.SessionEvent;
@@ -20,12 +20,9 @@ import dev.agentbus.events.session.TokenUsage;
 import dev.agentbus.events.session.ToolCallSpec;
 import dev.agentbus.events.session.TurnOutcome;
 import dev.agentbus.events.tools.Risk;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,29 +31,16 @@ import static dev.agentbus.cli.Events.at;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code agentbus run --plan}: the session is created plan-first, and the person at the terminal decides the plan. */
-class RunPlanFirstTest {
+class RunPlanFirstTest extends OnFakeGateway {
     private static final String SESSION = "/api/v1/sessions/s1";
     private static final String PLAN_ARGS = "{\"steps\":[\"read a.txt\",\"fix the typo\"]}";
 
-    @TempDir
-    Path home;
-    FakeGateway gateway;
-    TestCli cli;
-
     @BeforeEach
-    void setUp() throws Exception {
-        gateway = new FakeGateway()
-                .json("POST", "/api/v1/sessions", 201, "{\"id\":\"s1\"}")
+    void routes() {
+        gateway.json("POST", "/api/v1/sessions", 201, "{\"id\":\"s1\"}")
                 .json("POST", SESSION + "/messages", 202, "{\"inputId\":\"in-1\"}")
                 .json("POST", SESSION + "/plan/decision", 202, "{\"inputId\":\"in-2\"}")
                 .json("POST", SESSION + "/cancel", 202, "");
-        cli = new TestCli(home);
-        cli.env.put("AGENTBUS_URL", gateway.url());
-    }
-
-    @AfterEach
-    void tearDown() {
-        gateway.close();
     }
 
     /** The turn up to the plan's approval request; after the decision, the given events follow. */

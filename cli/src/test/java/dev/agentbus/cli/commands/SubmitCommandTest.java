@@ -1,14 +1,9 @@
 package dev.agentbus.cli.commands;
 
-import dev.agentbus.cli.FakeGateway;
-import dev.agentbus.cli.TestCli;
+import dev.agentbus.cli.OnFakeGateway;
 import dev.agentbus.events.Json;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -19,26 +14,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * submit and inbox: a task into the inbox, now or at a time, the list, a cancel; the gateway's refusal is the
  * command's error.
  */
-class SubmitCommandTest {
+class SubmitCommandTest extends OnFakeGateway {
     private static final String ITEM = "{\"id\":\"t-1\",\"text\":\"report\",\"at\":\"2026-11-26T09:00:00Z\","
             + "\"submittedAt\":\"2026-11-25T20:00:00Z\",\"status\":\"queued\"}";
 
-    @TempDir
-    Path home;
-    FakeGateway gateway;
-    TestCli cli;
-
-    @BeforeEach
-    void setUp() throws Exception {
-        gateway = new FakeGateway();
-        cli = new TestCli(home);
-        cli.env.put("AGENTBUS_URL", gateway.url());
-    }
-
-    @AfterEach
-    void tearDown() {
-        gateway.close();
-    }
 
     @Test
     void submit_posts_the_task_with_its_time_and_title_and_says_which_session_it_becomes() throws Exception {
