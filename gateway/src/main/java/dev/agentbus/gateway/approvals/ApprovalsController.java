@@ -21,7 +21,6 @@ import io.micronaut.http.annotation.Produces;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 
-import java.util.Locale;
 import java.util.Map;
 
 import static dev.agentbus.gateway.auth.Callers.userOf;
@@ -34,13 +33,11 @@ import static dev.agentbus.gateway.auth.Callers.userOf;
 @Controller("/api/v1/sessions")
 @ExecuteOn(TaskExecutors.BLOCKING)
 class ApprovalsController {
-    static final int MAX_NOTE_CHARS = 4000;
-
     /** What people write, and what the log records. */
-    private static final Map<String, ApprovalDecision> DECISIONS = Map.of(
+    private static final DecisionWords DECISIONS = new DecisionWords(Map.of(
             "approve", ApprovalDecision.APPROVED,
             "deny", ApprovalDecision.DENIED,
-            "always", ApprovalDecision.ALWAYS);
+            "always", ApprovalDecision.ALWAYS), "approve, deny or always");
 
     private final SessionAccess sessions;
     private final InputSender inputs;
@@ -61,15 +58,8 @@ class ApprovalsController {
                                        HttpRequest<?> request) {
         // Access first: someone who may not write the session learns nothing about it, not even that a body is bad.
         SessionState state = sessions.writable(id, request);
-        String wanted = body == null || body.decision() == null ? "" : body.decision().strip().toLowerCase(Locale.ROOT);
-        ApprovalDecision decision = DECISIONS.get(wanted);
-        if (decision == null) {
-            throw ApiException.badRequest("decision must be approve, deny or always");
-        }
-        String note = body.note();
-        if (note != null && note.length() > MAX_NOTE_CHARS) {
-            throw ApiException.badRequest("note is longer than " + MAX_NOTE_CHARS + " characters");
-        }
+        ApprovalDecision decision = DECISIONS.decision(body == null ? null : body.decision());
+        String note = DecisionWords.note(body.note());
         // Early, from the gateway's view of the log; the decider checks again and records one decision only.
         if (state.pendingApproval(callId).isEmpty()) {
             throw new ApiException(HttpStatus.CONFLICT, "no approval is pending for call " + callId + " in session "

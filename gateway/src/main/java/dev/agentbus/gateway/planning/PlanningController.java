@@ -7,6 +7,7 @@ import dev.agentbus.events.input.SessionInput;
 import dev.agentbus.events.planning.Plan;
 import dev.agentbus.events.session.ApprovalDecision;
 import dev.agentbus.events.state.SessionState;
+import dev.agentbus.gateway.approvals.DecisionWords;
 import dev.agentbus.gateway.errors.ApiException;
 import dev.agentbus.gateway.sessions.InputSender;
 import dev.agentbus.gateway.sessions.SessionAccess;
@@ -24,7 +25,6 @@ import io.micronaut.http.annotation.Produces;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -39,12 +39,10 @@ import static dev.agentbus.gateway.auth.Callers.userOf;
 @Controller("/api/v1/sessions")
 @ExecuteOn(TaskExecutors.BLOCKING)
 class PlanningController {
-    static final int MAX_NOTE_CHARS = 4000;
-
     /** What people write, and what the log records. */
-    private static final Map<String, ApprovalDecision> DECISIONS = Map.of(
+    private static final DecisionWords DECISIONS = new DecisionWords(Map.of(
             "approve", ApprovalDecision.APPROVED,
-            "reject", ApprovalDecision.DENIED);
+            "reject", ApprovalDecision.DENIED), "approve or reject");
 
     private final SessionAccess sessions;
     private final InputSender inputs;
@@ -70,15 +68,8 @@ class PlanningController {
     public HttpResponse<String> decide(String id, @Body @Nullable PlanDecisionRequest body, HttpRequest<?> request) {
         // Access first: someone who may not write the session learns nothing about it, not even that a body is bad.
         SessionState state = sessions.writable(id, request);
-        String wanted = body == null || body.decision() == null ? "" : body.decision().strip().toLowerCase(Locale.ROOT);
-        ApprovalDecision decision = DECISIONS.get(wanted);
-        if (decision == null) {
-            throw ApiException.badRequest("decision must be approve or reject");
-        }
-        String note = body.note();
-        if (note != null && note.length() > MAX_NOTE_CHARS) {
-            throw ApiException.badRequest("note is longer than " + MAX_NOTE_CHARS + " characters");
-        }
+        ApprovalDecision decision = DECISIONS.decision(body == null ? null : body.decision());
+        String note = DecisionWords.note(body.note());
         // Early, from the gateway's view of the log; the decider checks again and records one decision only.
         Optional<Plan> proposed = state.planning().proposedPlan()
                 .filter(p -> state.pendingApproval(p.callId()).isPresent());
