@@ -104,6 +104,37 @@ final class Client {
         return sendWithHeaders(method, path, body, Map.of());
     }
 
+    /** A GET of a stream (server-sent events): what it sends within {@code listen}, then the connection is closed. */
+    Response listen(String path, java.time.Duration listen) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).GET();
+        if (bearer != null) {
+            b.header("Authorization", "Bearer " + bearer);
+        }
+        if (cookie != null) {
+            b.header("Cookie", cookie);
+        }
+        try {
+            HttpResponse<java.util.stream.Stream<String>> r = HTTP.send(b.build(),
+                    HttpResponse.BodyHandlers.ofLines());
+            StringBuffer body = new StringBuffer();
+            Thread reader = Thread.ofVirtual().start(() -> {
+                try {
+                    r.body().forEach(line -> body.append(line).append('\n'));
+                } catch (RuntimeException closed) {
+                    // closed below, after the time to listen
+                }
+            });
+            reader.join(listen.toMillis());
+            r.body().close();
+            return new Response(r.statusCode(), body.toString(), r.headers());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     Response sendWithHeaders(String method, String path, Object body, Map<String, String> headers) {
         try {
             HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path));

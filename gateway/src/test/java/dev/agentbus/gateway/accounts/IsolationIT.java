@@ -49,6 +49,7 @@ class IsolationIT {
     static TestGateway gateway;
     static String url;
     static String aliceSession;
+    static String aliceInboxId;
     /** Alice's second session, whose turn waits for her approval of call c2. */
     static String aliceAwaiting;
     static String aliceKeyId;
@@ -93,6 +94,8 @@ class IsolationIT {
         aliceKeyId = created.get("id").asText();
         aliceKey = created.get("key").asText();
         aliceLoginId = alice.get("/api/v1/me/logins").json().get(0).get("loginId").asText();
+        aliceInboxId = alice.post("/api/v1/inbox", Map.of("text", MARKER + " task", "at",
+                Instant.now().plus(Duration.ofDays(1)).toString())).json().get("id").asText();
 
         aliceSession = UUID.randomUUID().toString();
         try (LogWriter log = new LogWriter(kafka)) {
@@ -158,6 +161,15 @@ class IsolationIT {
                 Map.of("text", "hi")));
         p.put("POST /api/v1/sessions/{id}/cancel", Probe.of(Expect.NOT_FOUND, "POST", s + "/cancel", null));
         p.put("DELETE /api/v1/sessions/{id}", Probe.of(Expect.NOT_FOUND, "DELETE", s, null));
+        p.put("GET /api/v1/sessions/{id}/planning", Probe.of(Expect.NOT_FOUND, "GET", s + "/planning", null));
+        p.put("POST /api/v1/sessions/{id}/plan/decision", Probe.of(Expect.NOT_FOUND, "POST", s + "/plan/decision",
+                Map.of("decision", "approve")));
+        p.put("POST /api/v1/sessions/{id}/compact", Probe.of(Expect.NOT_FOUND, "POST", s + "/compact", null));
+        p.put("PUT /api/v1/sessions/{id}/system-prompt", Probe.of(Expect.NOT_FOUND, "PUT", s + "/system-prompt",
+                Map.of("preset", "code")));
+        // Alice's inbox task, waiting for its time.
+        p.put("DELETE /api/v1/inbox/{id}", Probe.of(Expect.NOT_FOUND, "DELETE", "/api/v1/inbox/" + aliceInboxId,
+                null));
         p.put("PUT /api/v1/sessions/{id}/mode", Probe.of(Expect.NOT_FOUND, "PUT", s + "/mode",
                 Map.of("mode", "auto")));
         // A call that really awaits Alice's decision; a bad body is 404 too (access is checked first).
@@ -242,6 +254,21 @@ class IsolationIT {
         p.put("DELETE /api/v1/memory/insights", Probe.of(Expect.CALLERS_OWN, "DELETE", "/api/v1/memory/insights",
                 null));
         p.put("GET /api/v1/me", Probe.of(Expect.CALLERS_OWN, "GET", "/api/v1/me", null));
+        p.put("GET /api/v1/inbox", Probe.of(Expect.CALLERS_OWN, "GET", "/api/v1/inbox", null));
+        p.put("POST /api/v1/inbox", Probe.of(Expect.CALLERS_OWN, "POST", "/api/v1/inbox",
+                Map.of("text", "bob's task")));
+        p.put("GET /api/v1/presets", Probe.of(Expect.CALLERS_OWN, "GET", "/api/v1/presets", null));
+        // Alice's turn ended, so she has a notification: none of it may reach Bob, in a list or on his stream.
+        p.put("GET /api/v1/me/notifications", Probe.of(Expect.CALLERS_OWN, "GET", "/api/v1/me/notifications",
+                null));
+        p.put("GET /api/v1/me/notifications/stream", Probe.of(Expect.CALLERS_OWN, "GET",
+                "/api/v1/me/notifications/stream", null));
+        p.put("POST /api/v1/me/notifications/read", Probe.of(Expect.CALLERS_OWN, "POST",
+                "/api/v1/me/notifications/read", Map.of("upTo", 1_000_000)));
+        p.put("GET /api/v1/me/notification-settings", Probe.of(Expect.CALLERS_OWN, "GET",
+                "/api/v1/me/notification-settings", null));
+        p.put("PUT /api/v1/me/notification-settings", Probe.of(Expect.CALLERS_OWN, "PUT",
+                "/api/v1/me/notification-settings", Map.of("on", List.of("turn_ended"))));
         p.put("GET /api/v1/me/api-keys", Probe.of(Expect.CALLERS_OWN, "GET", "/api/v1/me/api-keys", null));
         p.put("POST /api/v1/me/api-keys", Probe.of(Expect.CALLERS_OWN, "POST", "/api/v1/me/api-keys",
                 Map.of("name", "another")));
@@ -408,6 +435,9 @@ class IsolationIT {
     }
 
     private static Client.Response send(Client client, Probe p) {
+        if (p.path().endsWith("/stream")) {
+            return client.listen(p.path(), Duration.ofSeconds(2)); // a stream never ends: what it sends at first
+        }
         if (p.headers().isEmpty()) {
             return client.send(p.method(), p.path(), p.body());
         }
