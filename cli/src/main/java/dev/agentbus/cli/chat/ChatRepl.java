@@ -84,14 +84,15 @@ public final class ChatRepl {
                 return ExitCodes.ERROR;
             }
         }
+        if (interactive) {
+            printer.println(printer.dim("agentbus chat · " + gateway.baseUrl()
+                    + " · type a message, /help for commands, Ctrl-D to leave"));
+            // A person coming back sees what happened meanwhile. Not for piped input: a script feeding chat must not
+            // use up the person's unread notifications. Before the line editor takes the terminal: a terminal's
+            // answer to the editor's queries that arrives during a slow request would be typed into the first line.
+            notifications.showAtStart();
+        }
         try (ChatInput input = openInput()) {
-            if (interactive) {
-                printer.println(printer.dim("agentbus chat · " + gateway.baseUrl()
-                        + " · type a message, /help for commands, Ctrl-D to leave"));
-                // A person coming back sees what happened meanwhile. Not for piped input: a script feeding chat
-                // must not use up the person's unread notifications.
-                notifications.showAtStart();
-            }
             if (conversation.session() != null) {
                 printer.println(printer.dim("session " + conversation.session()));
             }
