@@ -18,8 +18,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * {@code agentbus chat} in a real terminal (tmux) against the standalone stack with the scripted model server: a
  * person's keys go in with send-keys, and the assertions are on what the pane shows. It covers the line editor
- * (history recall with the up arrow, tab completion, Ctrl+L, Ctrl-D), Ctrl-C during a streaming turn, and a turn
- * that waits for approval until {@code /approve}.
+ * (history recall with the up arrow, tab completion, Ctrl+L, Ctrl-D), Ctrl-C during a streaming turn, a turn
+ * that waits for approval until {@code /approve}, {@code /soul}, and a plan-first session ({@code /new --plan}) whose
+ * plan waits until {@code /plan approve}.
  *
  * <p>Skipped only where tmux is missing on a developer's machine; under CI ({@code CI} set) tmux must be there
  * ({@code .ci/run} installs it), so its absence fails instead.
@@ -44,7 +45,8 @@ class ChatTmuxIT extends OnStandaloneStack {
     }
 
     @Test
-    void a_person_at_the_terminal_chats_recalls_a_line_stops_a_turn_approves_a_call_and_leaves() throws Exception {
+    void a_person_at_the_terminal_chats_recalls_a_line_stops_a_turn_approves_a_call_and_a_plan_and_leaves()
+            throws Exception {
         Path home = Files.createDirectories(dataDir.resolve("tmux-chat"));
         try (Tmux tmux = new Tmux().start(chatCommand(home), 160, 50)) {
             tmux.await("the banner and the prompt",
@@ -101,6 +103,32 @@ class ChatTmuxIT extends OnStandaloneStack {
             String status = tmux.await("the status", s -> s.contains("status   IDLE") && atPrompt(s));
             assertThat(status).contains("mode     manual", "last turn COMPLETED");
 
+            // /soul shows what the system prompt is made of.
+            tmux.type("/soul");
+            tmux.press("Enter");
+            String soul = tmux.await("the context", s -> s.contains("system prompt  the installation's")
+                    && s.contains("context        ") && atPrompt(s));
+            assertThat(soul).contains("preset         none", "context files  ");
+
+            // A plan-first session: the plan gives the prompt back, /plan shows it, /plan approve lets the turn go on.
+            tmux.type("/new --plan");
+            tmux.press("Enter");
+            tmux.await("the plan-first session to come", s -> s.contains("with your next message, plan-first")
+                    && atPrompt(s));
+            model.replyToolCall("plan_create", "{\"title\":\"tidy\",\"steps\":[\"list the files\",\"report\"]}")
+                    .replyText("The plan is done.");
+            tmux.type("tidy up");
+            tmux.press("Enter");
+            tmux.await("the plan waiting", s -> s.contains("⏸ the plan waits for approval — /plan approve")
+                    && atPrompt(s));
+            tmux.type("/plan");
+            tmux.press("Enter");
+            tmux.await("the plan shown", s -> s.contains("Plan #1 tidy · proposed") && s.contains("2. report")
+                    && atPrompt(s));
+            tmux.type("/plan approve");
+            tmux.press("Enter");
+            tmux.await("the rest of the turn", s -> s.contains("The plan is done.") && atPrompt(s));
+
             // An unknown command is explained and chat goes on.
             tmux.type("/frobnicate");
             tmux.press("Enter");
@@ -113,7 +141,7 @@ class ChatTmuxIT extends OnStandaloneStack {
             tmux.press("C-d");
             tmux.await("chat to end", s -> s.contains("[chat exited 0]"));
         }
-        assertThat(model.requestCount()).isEqualTo(5);
+        assertThat(model.requestCount()).isEqualTo(7);
     }
 
     /** sh command line: the CLI with this JVM's class path, pointed at the stack, then its exit code. */

@@ -3,7 +3,13 @@ package dev.agentbus.systemtests;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import dev.agentbus.events.Json;
+import dev.agentbus.events.session.EventEnvelope;
+import dev.agentbus.events.session.SessionEvent;
+import dev.agentbus.events.session.SessionEvent.NotificationPosted;
+import dev.agentbus.events.session.SessionEvent.ToolCallCompleted;
 import dev.agentbus.events.session.SessionEvent.TurnEnded;
+import dev.agentbus.events.session.TurnOutcome;
+import dev.agentbus.events.session.Urgency;
 import dev.agentbus.testkit.model.ScriptedModelServer;
 import dev.agentbus.testkit.websocket.SocketClient;
 import org.junit.jupiter.api.AfterAll;
@@ -30,7 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Notifications end to end on the standalone stack (real broker, real PostgreSQL) with the scripted model server and
  * a real HTTP server as the user's webhook: a turn that ends reaches the user's queue, their live stream, their
- * WebSocket and their webhook; read marks work; a webhook that fails is retried, given up and shown in the settings, and nothing else
+ * WebSocket and their webhook; the agent's send_notification reaches the queue; read marks work; a webhook that fails is retried, given up and shown in the settings, and nothing else
  * suffers; bad settings are 400s.
  */
 class NotificationsIT {
@@ -132,6 +138,36 @@ class NotificationsIT {
         assertThat(read.json().get("unread").asLong()).isZero();
         assertThat(mine(gw, id).getFirst().get("read").asBoolean()).isTrue();
         assertThat(nextHookFor(id, Duration.ofMillis(500))).as("delivered once").isNull();
+    }
+
+    @Test
+    void the_agents_send_notification_reaches_the_users_queue_as_a_message_and_the_turn_goes_on() throws Exception {
+        GatewayClient gw = stack.gateway;
+        put(gw, "{\"webhookUrl\":null,\"on\":[\"message\"]}");
+        model.replyToolCall("send_notification", "{\"message\":\"The migration finished.\",\"urgency\":\"high\"}")
+                .replyText("Done, and I told you.");
+        String id = gw.createSession("Migration");
+
+        gw.postMessage(id, "migrate, and tell me when it is done");
+        gw.awaitLog(id, e -> e.event() instanceof TurnEnded, WAIT);
+
+        await("the agent's notification in the queue", () -> mine(gw, id).size() == 1);
+        JsonNode n = mine(gw, id).getFirst();
+        assertThat(n.get("kind").asText()).isEqualTo("message");
+        assertThat(n.get("title").asText()).isEqualTo("Urgent: notification from the agent in “Migration”");
+        assertThat(n.get("body").asText()).isEqualTo("The migration finished.");
+        assertThat(n.get("read").asBoolean()).isFalse();
+        List<SessionEvent> log = gw.log(id).stream().map(EventEnvelope::event).toList();
+        ToolCallCompleted result = log.stream().filter(e -> e instanceof ToolCallCompleted)
+                .map(ToolCallCompleted.class::cast).findFirst().orElseThrow();
+        assertThat(result.ok()).as("the call's result is recorded").isTrue();
+        assertThat(log).as("by the agent, for its call").contains(
+                new NotificationPosted("The migration finished.", null, Urgency.HIGH, result.callId()));
+        assertThat(log.getLast()).isEqualTo(new TurnEnded(TurnOutcome.COMPLETED, "Done, and I told you.", null));
+
+        GatewayClient.Response read = gw.post("/api/v1/me/notifications/read", "{\"upTo\":" + n.get("id") + "}");
+        assertThat(read.status()).isEqualTo(200);
+        assertThat(mine(gw, id).getFirst().get("read").asBoolean()).isTrue();
     }
 
     @Test

@@ -27,7 +27,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Plan-first mode end to end on the standalone stack (real broker, every service) with the scripted model server:
  * a session created with {@code planFirst} holds every tool but the planning ones until the person approves the
  * model's plan through {@code POST /plan/decision}; then the plan is carried out, its steps completed with evidence
- * and the todo done, all in the session's state. A rejected plan tells the model the person's note.
+ * and the todo done, all in the session's state. A rejected plan tells the model the person's note. The CLI's
+ * {@code run --plan} asks about the plan, and {@code chat --session} shows it with {@code /plan} and {@code /todo}.
  */
 class PlanFirstIT extends OnStandaloneStack {
     static final Duration WAIT = Duration.ofSeconds(60);
@@ -111,6 +112,37 @@ class PlanFirstIT extends OnStandaloneStack {
         JsonNode plan = gw.get("/api/v1/sessions/" + id).json().get("plan");
         assertThat(plan.get("status").asText()).isEqualTo("rejected");
         assertThat(plan.get("note").asText()).isEqualTo("no files today");
+    }
+
+    @Test
+    void run_plan_asks_about_the_plan_and_chat_on_that_session_shows_it_with_plan_and_todo() throws Exception {
+        model.replyToolCalls(List.of(new ScriptedToolCall("t1", "todo_add", "{\"text\":\"say hi\"}"),
+                        new ScriptedToolCall("p1", "plan_create", "{\"title\":\"greet\",\"steps\":[\"say hi\"]}")))
+                .replyToolCall("plan_complete_step", "{\"evidence\":\"said hi\"}")
+                .replyText("Hi, said and done.");
+        Path scratch = dataDir.resolve("cli");
+
+        CliProcess.Result run = CliProcess.runWithInput(stack.stack.gatewayUrl(), StandaloneStack.TOKEN, scratch, "y\n",
+                "run", "--plan", "--title", "greet via run", "greet the user");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).contains("Approve this plan?", "Hi, said and done.");
+        String id = null;
+        for (JsonNode s : stack.gateway.get("/api/v1/sessions").json()) {
+            if (s.path("title").asText().equals("greet via run")) {
+                id = s.get("id").asText();
+            }
+        }
+        assertThat(id).as("the session run created").isNotNull();
+
+        CliProcess.Result chat = CliProcess.runWithInput(stack.stack.gatewayUrl(), StandaloneStack.TOKEN, scratch,
+                "/plan\n/todo\n/plan approve\n", "chat", "--session", id);
+
+        assertThat(chat.exitCode()).as(chat.err()).isZero();
+        assertThat(chat.out()).contains("plan-first: no tool but the planning tools runs without a plan you approved",
+                "Plan #1 greet · completed", "✓ 1. say hi — said hi", "☐ #1 say hi · pending");
+        assertThat(chat.err()).contains("no plan waits for your approval in session " + id
+                + " (plan #1 is completed)");
     }
 
     private static String createPlanFirst(GatewayClient gw, String title) {

@@ -1,12 +1,14 @@
 package dev.agentbus.cli.chat;
 
 import dev.agentbus.api.Memory;
+import dev.agentbus.api.PlanningView;
 import dev.agentbus.api.SessionDetails;
 import dev.agentbus.api.SessionDetails.PendingApproval;
 import dev.agentbus.api.SessionListEntry;
 import dev.agentbus.cli.Printer;
 import dev.agentbus.cli.chat.SlashCommand.Refused;
 import dev.agentbus.cli.gateway.GatewayClient;
+import dev.agentbus.cli.render.PlanningSection;
 import dev.agentbus.cli.render.SessionTable;
 import dev.agentbus.cli.render.SessionView;
 import dev.agentbus.cli.render.Text;
@@ -33,17 +35,23 @@ final class ChatCommands {
     /** Told how each turn a command streamed ended; true means leave chat (Ctrl-C pressed twice). */
     private final Predicate<TurnRunner.Result> afterTurn;
     private final SlashCommands table;
+    private final ContextCommands context;
+    private final UnreadNotifications notifications;
 
     ChatCommands(Conversation conversation, Printer printer, GatewayClient gateway,
-                 Predicate<TurnRunner.Result> afterTurn) {
+                 Predicate<TurnRunner.Result> afterTurn, ContextCommands context, UnreadNotifications notifications) {
         this.conversation = conversation;
         this.printer = printer;
         this.gateway = gateway;
         this.afterTurn = afterTurn;
+        this.context = context;
+        this.notifications = notifications;
         this.table = new SlashCommands()
                 .add(SlashCommand.of("/help", "/help", "this list", arg -> help()).alias("/?"))
-                .add(SlashCommand.of("/new", "/new [TITLE]",
-                        "start a new session (created with your next message; Ctrl+L too)", this::newSession))
+                .add(SlashCommand.of("/new", "/new [--plan] [TITLE]",
+                        "start a new session (created with your next message; Ctrl+L too); --plan: plan-first, "
+                                + "the agent proposes a plan for your approval before it uses other tools",
+                        this::newSession).choices("--plan"))
                 .add(SlashCommand.of("/sessions", "/sessions", "list sessions (* marks the current one)",
                         arg -> sessions()))
                 .add(SlashCommand.of("/switch", "/switch ID",
@@ -67,6 +75,21 @@ final class ChatCommands {
                         "refuse the call that waits for approval; the agent reads your note", this::deny))
                 .add(SlashCommand.of("/whisper", "/whisper TEXT",
                         "add a note to the current session's turn without stopping it", this::whisper))
+                .add(SlashCommand.leaving("/plan", "/plan", "show the session's plan, todos and task state",
+                                this::plan)
+                        .also("/plan approve", "approve the plan that waits for you; the agent starts on it")
+                        .also("/plan reject [NOTE]", "reject it; the agent reads your note and may propose another")
+                        .choices("approve", "reject"))
+                .add(SlashCommand.of("/todo", "/todo", "show the agent's todo list for this session", arg -> todos()))
+                .add(SlashCommand.of("/compact", "/compact",
+                        "summarise the older conversation now, so the prompt gets shorter (not during a turn)",
+                        arg -> context.compact(requireSession())))
+                .add(SlashCommand.of("/soul", "/soul",
+                        "show the session's context: preset, own system prompt, context files, tokens used",
+                        arg -> context.soul(requireSession())))
+                .add(SlashCommand.of("/notifications", "/notifications",
+                        "show your unread notifications from all your sessions, then mark them read",
+                        arg -> notifications.show()))
                 .add(SlashCommand.of("/rename", "/rename TITLE", "rename the current session", this::rename))
                 .add(SlashCommand.of("/memory", "/memory", "print your memory document", this::memory)
                         .also("/memory set TEXT", "replace your memory document with TEXT")
@@ -92,11 +115,14 @@ final class ChatCommands {
         printer.println("A line starting with // is sent as a message starting with /.");
     }
 
-    private void newSession(String title) {
+    private void newSession(String argument) {
+        boolean plan = argument.equals("--plan") || argument.startsWith("--plan ");
+        String title = plan ? argument.substring("--plan".length()).strip() : argument;
         String before = conversation.session();
-        conversation.startNew(title.isEmpty() ? null : title);
+        conversation.startNew(title.isEmpty() ? null : title, plan);
         printer.println("new session: it starts with your next message"
                 + (title.isEmpty() ? "" : " (title: " + title + ")")
+                + (conversation.nextPlanFirst() ? ", plan-first" : "")
                 + (before == null ? "" : printer.dim(" · back to the last one: /switch " + before)));
     }
 
@@ -285,6 +311,72 @@ final class ChatCommands {
         }
         gateway.whisper(requireSession(), text);
         printer.println(printer.dim("whispered; the agent reads it at its next model call"));
+    }
+
+    // ---- planning ---------------------------------------------------------------------------------------------
+
+    /** {@code /plan}, {@code /plan approve}, {@code /plan reject [NOTE]}; false means leave (Ctrl-C twice in the turn). */
+    private boolean plan(String argument) {
+        String[] parts = argument.split("\\s+", 2);
+        String verb = parts[0].toLowerCase(Locale.ROOT);
+        String note = parts.length > 1 ? parts[1].strip() : "";
+        switch (verb) {
+            case "" -> {
+                showPlanning();
+                return true;
+            }
+            case "approve" -> {
+                if (!note.isEmpty()) {
+                    throw new Refused("usage: /plan approve (a note goes with /plan reject NOTE)");
+                }
+                return decidePlan("approve", null);
+            }
+            case "reject" -> {
+                return decidePlan("reject", note.isEmpty() ? null : note);
+            }
+            default -> throw new Refused("usage: /plan, /plan approve or /plan reject [NOTE]");
+        }
+    }
+
+    private void showPlanning() {
+        String session = requireSession();
+        PlanningView p = gateway.planning(session);
+        PlanningSection section = new PlanningSection(printer);
+        if (p.plan() == null && (p.todos() == null || p.todos().isEmpty()) && p.taskState() == null) {
+            printer.println("no plan, todos or task state yet" + (p.planFirst()
+                    ? " · plan-first: the agent proposes a plan before it uses other tools" : ""));
+            return;
+        }
+        if (p.planFirst()) {
+            printer.println(printer.dim("plan-first: no tool but the planning tools runs without a plan you approved"));
+        }
+        section.planDecidedWith(p.plan(), "/plan approve, or /plan reject [NOTE]");
+        section.todos(p.todos());
+        section.taskState(p.taskState());
+    }
+
+    private void todos() {
+        PlanningView p = gateway.planning(requireSession());
+        if (p.todos() == null || p.todos().isEmpty()) {
+            printer.println("no todos yet");
+            return;
+        }
+        new PlanningSection(printer).todos(p.todos());
+    }
+
+    /** Decides the plan that waits (its plan_create call's approval), then follows the turn as /approve does. */
+    private boolean decidePlan(String decision, String note) {
+        String session = requireSession();
+        SessionDetails state = state();
+        PlanningView.Plan plan = state.plan();
+        PendingApproval target = plan == null || plan.callId() == null ? null : pending(state).stream()
+                .filter(a -> a.callId().equals(plan.callId())).findFirst().orElse(null);
+        if (target == null) {
+            throw new Refused("no plan waits for your approval in session " + session
+                    + (plan == null ? "" : " (plan #" + plan.number() + " is " + plan.status() + ")"));
+        }
+        gateway.decidePlan(session, decision, note);
+        return followAfterDecision(state, target);
     }
 
     // ---- memory -----------------------------------------------------------------------------------------------

@@ -24,7 +24,8 @@ import java.time.Duration;
  * follow the rest of the turn.
  *
  * <p>On a terminal, lines come from the line editor ({@link TerminalInput}: history, multi-line input, completion,
- * Ctrl+L) and Ctrl-C follows {@link CtrlC}: clear the line, cancel the turn, twice in a row leave. Without one
+ * Ctrl+L) and Ctrl-C follows {@link CtrlC}: clear the line, cancel the turn, twice in a row leave. On a terminal,
+ * chat starts by listing the user's unread notifications ({@link UnreadNotifications}) and marking them read. Without one
  * (input piped) there is no prompt; each line read is echoed as {@code you> line} so the output reads like the
  * conversation, Ctrl-C at the prompt leaves, and the end of the input ends chat with exit 0. Nothing the gateway
  * answers ends the conversation: 409, 404, an unreachable gateway are printed and the prompt comes back.
@@ -42,9 +43,15 @@ public final class ChatRepl {
     private final boolean interactive;
     private final Conversation conversation;
     private final ChatCommands commands;
+    private final UnreadNotifications notifications;
     private final CtrlC ctrlC = new CtrlC();
 
     public ChatRepl(AgentbusCli cli, String sessionId, String title, boolean showReasoning) {
+        this(cli, sessionId, title, showReasoning, false);
+    }
+
+    /** {@code planFirst}: every session this chat creates is plan-first ({@code chat --plan}). */
+    public ChatRepl(AgentbusCli cli, String sessionId, String title, boolean showReasoning, boolean planFirst) {
         this.context = cli.context();
         this.printer = cli.printer();
         this.gateway = cli.gateway();
@@ -52,8 +59,10 @@ public final class ChatRepl {
                 true);
         this.startSession = sessionId;
         this.interactive = context.interactive();
-        this.conversation = new Conversation(gateway, printer, runner, title);
-        this.commands = new ChatCommands(conversation, printer, gateway, this::leaveAfter);
+        this.conversation = new Conversation(gateway, printer, runner, title, planFirst);
+        this.notifications = new UnreadNotifications(gateway, printer);
+        this.commands = new ChatCommands(conversation, printer, gateway, this::leaveAfter,
+                new ContextCommands(gateway, printer, ContextCommands.COMPACT_WAIT), notifications);
     }
 
     /** Where the line editor keeps what was typed, across runs: {@code $AGENTBUS_DATA_DIR/history}. */
@@ -75,11 +84,15 @@ public final class ChatRepl {
                 return ExitCodes.ERROR;
             }
         }
+        if (interactive) {
+            printer.println(printer.dim("agentbus chat · " + gateway.baseUrl()
+                    + " · type a message, /help for commands, Ctrl-D to leave"));
+            // A person coming back sees what happened meanwhile. Not for piped input: a script feeding chat must not
+            // use up the person's unread notifications. Before the line editor takes the terminal: a terminal's
+            // answer to the editor's queries that arrives during a slow request would be typed into the first line.
+            notifications.showAtStart();
+        }
         try (ChatInput input = openInput()) {
-            if (interactive) {
-                printer.println(printer.dim("agentbus chat · " + gateway.baseUrl()
-                        + " · type a message, /help for commands, Ctrl-D to leave"));
-            }
             if (conversation.session() != null) {
                 printer.println(printer.dim("session " + conversation.session()));
             }

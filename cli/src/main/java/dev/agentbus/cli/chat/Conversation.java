@@ -27,14 +27,19 @@ final class Conversation {
     private String nextTitle;
     /** The permission mode chosen with /mode, for each session this chat creates; null: the gateway's default. */
     private String mode;
+    /** Every session this chat creates is plan-first ({@code chat --plan}). */
+    private final boolean planFirst;
+    /** The session the next message creates is plan-first ({@code /new --plan}). */
+    private boolean nextPlanFirst;
     /** The seq the current session's turn paused after because calls wait for approval; -1 when it did not. */
     private long pausedAfter = -1;
 
-    Conversation(GatewayClient gateway, Printer printer, TurnRunner runner, String title) {
+    Conversation(GatewayClient gateway, Printer printer, TurnRunner runner, String title, boolean planFirst) {
         this.gateway = gateway;
         this.printer = printer;
         this.runner = runner;
         this.nextTitle = Text.isBlank(title) ? null : title.strip();
+        this.planFirst = planFirst;
     }
 
     String session() {
@@ -60,10 +65,19 @@ final class Conversation {
         pausedAfter = -1;
     }
 
-    /** The next message starts a new session, titled {@code title} (null: after the message). */
-    void startNew(String title) {
+    /** Whether the session the next message creates is plan-first. */
+    boolean nextPlanFirst() {
+        return planFirst || nextPlanFirst;
+    }
+
+    /**
+     * The next message starts a new session, titled {@code title} (null: after the message), plan-first when
+     * {@code planFirst} (or when this chat makes every session plan-first).
+     */
+    void startNew(String title, boolean planFirst) {
         session = null;
         nextTitle = title;
+        nextPlanFirst = planFirst;
         pausedAfter = -1;
     }
 
@@ -71,11 +85,15 @@ final class Conversation {
     TurnRunner.Result send(String text) {
         long after;
         if (session == null) {
-            String id = TurnRunner.createSession(gateway, nextTitle != null ? nextTitle : Text.oneLine(text, 60), mode);
+            boolean plan = nextPlanFirst();
+            String id = TurnRunner.createSession(gateway, nextTitle != null ? nextTitle : Text.oneLine(text, 60), mode,
+                    plan);
             session = id;
             nextTitle = null;
+            nextPlanFirst = false;
             after = 0; // a new session: its whole log is this turn
-            printer.println(printer.dim("session " + id));
+            printer.println(printer.dim("session " + id + (plan
+                    ? " · plan-first: the agent proposes a plan, and no other tool runs before you approve it" : "")));
         } else {
             after = TurnRunner.lastSeq(gateway, session);
         }

@@ -12,7 +12,8 @@ import java.util.concurrent.Callable;
 @Command(mixinStandardHelpOptions = true, versionProvider = AgentbusCli.Version.class, name = "chat",
         description = {"Talk to the agent: each line is a message, its turn streams as with run.",
                 "Commands: /help /new /sessions /switch /status /show /cancel /mode /approve /deny /whisper "
-                        + "/rename /memory /quit (/help explains them).",
+                        + "/plan /todo /compact /soul /notifications /rename /memory /quit (/help explains them).",
+                "On a terminal, chat starts with your unread notifications, then marks them read.",
                 "On a terminal: history with Up/Down (in $AGENTBUS_DATA_DIR/history), Tab completes commands, "
                         + "a trailing \\ or Alt+Enter continues a message on the next line, Ctrl+L starts a new "
                         + "session, Ctrl-C clears the line or cancels the running turn (twice in a row leaves), "
@@ -32,11 +33,15 @@ public final class ChatCommand implements Callable<Integer> {
             description = "Title of the session your first message creates (default: the message, shortened).")
     String title;
 
+    @Option(names = "--plan", description = {"Plan first: each session this chat creates waits for a plan you "
+            + "approve (/plan approve, or /plan reject NOTE) before the agent uses other tools."})
+    boolean plan;
+
     @Option(names = "--no-stream-reasoning", description = "Do not show the model's reasoning.")
     boolean noReasoning;
 
     @Override
     public Integer call() {
-        return new ChatRepl(cli, sessionId, title, !noReasoning).run();
+        return new ChatRepl(cli, sessionId, title, !noReasoning, plan).run();
     }
 }

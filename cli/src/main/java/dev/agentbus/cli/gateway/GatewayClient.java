@@ -210,6 +210,35 @@ public final class GatewayClient {
         return send(request(sessionPath(sessionId)).GET().build(), sessionId).body();
     }
 
+    /** GET /api/v1/sessions/{id}/planning: the session's plan, todos and task state, and whether it is plan-first. */
+    public dev.agentbus.api.PlanningView planning(String sessionId) {
+        return read(send(request(sessionPath(sessionId) + "/planning").header("Accept", "application/json").GET()
+                .build(), sessionId), dev.agentbus.api.PlanningView.class);
+    }
+
+    /**
+     * POST /api/v1/sessions/{id}/compact: asks for the older conversation to be summarised now; returns the input id
+     * (null if the gateway did not say). 409 ({@link GatewayException.Kind#CONFLICT}) while a turn is under way or a
+     * summary is being written, with the gateway's reason.
+     */
+    public String compact(String sessionId) {
+        HttpResponse<String> response = send(post(sessionPath(sessionId) + "/compact", null), sessionId);
+        return response.body() == null || response.body().isBlank() ? null
+                : read(response, AcceptedInput.class).inputId();
+    }
+
+    /** GET /api/v1/me/notifications: the caller's notifications, unread first, newest first; 503 without a database. */
+    public dev.agentbus.api.notifying.NotificationList notifications(int limit) {
+        return read(send(request("/api/v1/me/notifications?limit=" + limit).header("Accept", "application/json")
+                .GET().build(), null), dev.agentbus.api.notifying.NotificationList.class);
+    }
+
+    /** POST /api/v1/me/notifications/read: marks the caller's notifications up to this id read; returns how many are unread. */
+    public long markNotificationsRead(long upTo) {
+        return json(send(post("/api/v1/me/notifications/read", JSON.createObjectNode().put("upTo", upTo)), null))
+                .path("unread").asLong();
+    }
+
     /** GET /api/v1/memory: the caller's memory document. */
     public Memory memory() {
         return read(send(request("/api/v1/memory").header("Accept", "application/json").GET().build(), null),

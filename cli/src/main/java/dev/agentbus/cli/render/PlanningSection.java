@@ -21,6 +21,12 @@ public final class PlanningSection {
 
     /** The plan with its steps, the current one marked; nothing when there is none. */
     public void plan(PlanningView.Plan plan, String sessionId) {
+        planDecidedWith(plan, plan == null ? "" : "agentbus approve " + sessionId + " " + plan.callId()
+                + "  (or deny, with --note)");
+    }
+
+    /** {@link #plan}, with {@code decide} saying how a plan that waits for approval is decided. */
+    public void planDecidedWith(PlanningView.Plan plan, String decide) {
         if (plan == null) {
             return;
         }
@@ -39,8 +45,7 @@ public final class PlanningSection {
             p.println("  " + mark + " " + (i + 1) + ". " + Text.oneLine(step.text(), WIDTH) + p.dim(detail));
         }
         if ("proposed".equals(plan.status())) {
-            p.println(p.yellow("  waits for your approval") + p.dim(" — agentbus approve " + sessionId + " "
-                    + plan.callId() + "  (or deny, with --note)"));
+            p.println(p.yellow("  waits for your approval") + p.dim(" — " + decide));
         }
     }
 

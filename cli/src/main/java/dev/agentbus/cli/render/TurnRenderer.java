@@ -239,12 +239,17 @@ public final class TurnRenderer implements SessionStream.Listener {
             case ApprovalRequested approval when proposedPlans.containsKey(approval.callId()) -> {
                 toolNames.put(approval.callId(), "the plan");
                 endStreaming();
-                printer.println(printer.yellow("⏸ the plan waits for approval") + printer.dim(" — agentbus approve "
-                        + envelope.sessionId() + " " + approval.callId() + "  (or deny, with --note)"));
+                printer.println(printer.yellow("⏸ the plan waits for approval") + printer.dim(chatHints
+                        ? " — /plan approve, or /plan reject [NOTE]"
+                        : " — agentbus approve " + envelope.sessionId() + " " + approval.callId()
+                                + "  (or deny, with --note)"));
                 if (planReviewer != null) {
                     return planReviewer.review(envelope.sessionId(), approval.callId(),
                             proposedPlans.get(approval.callId()));
                 }
+                // No one reviews it here: like any call that waits for a person, it pauses a turn chat streams, so
+                // the prompt comes back for /plan approve (before, chat kept streaming a turn nobody could decide).
+                pendingApprovals.add(approval.callId());
             }
             case ApprovalRequested approval -> {
                 toolNames.put(approval.callId(), approval.tool());

@@ -92,7 +92,8 @@ public final class TurnRunner {
         return createSession(gateway, title, mode, false);
     }
 
-    private static String createSession(GatewayClient gateway, String title, String mode, boolean planFirst) {
+    /** {@link #createSession(GatewayClient, String)} with a permission mode (null: the default), plan-first or not. */
+    public static String createSession(GatewayClient gateway, String title, String mode, boolean planFirst) {
         CreatedSession created = gateway.createSession(title, mode, planFirst);
         if (created.isPending()) {
             throw new GatewayException(GatewayException.Kind.HTTP, 202, "the gateway accepted session "

@@ -228,13 +228,25 @@ public sealed interface SessionEvent {
     }
 
     /**
-     * Emitted by the orchestrator when a person's notification ({@code post_notification.v1}) is accepted. It is for
-     * the people following the session (its WebSocket connections and event streams), not for the model: it changes
-     * no state and never reaches a prompt. {@code sentBy} is the user who sent it (in a shared session, not always
-     * the session's owner).
+     * Emitted by the orchestrator when a person's notification ({@code post_notification.v1}) is accepted, or when
+     * the agent calls {@code send_notification} (then {@code callId} is that call's id, {@code sentBy} is null, and
+     * the call's result follows). It is for the people following the session (its WebSocket connections, event
+     * streams and the owner's notification queue), not for the model: it changes no state and never reaches a
+     * prompt. {@code sentBy} is the user who sent it (in a shared session, not always the session's owner);
+     * {@code urgency} is the agent's (null for a person's notification, and for the agent's means NORMAL).
      */
     @WireType("notification.posted.v1")
-    record NotificationPosted(String message, String sentBy) implements SessionEvent {
+    record NotificationPosted(String message, String sentBy, Urgency urgency, String callId)
+            implements SessionEvent {
+        /** A person's notification. */
+        public NotificationPosted(String message, String sentBy) {
+            this(message, sentBy, null, null);
+        }
+
+        /** Whether the agent sent it (a {@code send_notification} call), not a person. */
+        public boolean byAgent() {
+            return callId != null;
+        }
     }
 
     /**

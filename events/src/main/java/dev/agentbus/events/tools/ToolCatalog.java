@@ -14,6 +14,14 @@ import java.util.stream.Stream;
  * here). docs/tools.md describes each tool. MCP servers will add tools at run time later.
  */
 public final class ToolCatalog {
+    /** The agent's notification to the user (OS-Agent's), which the orchestrator answers itself. */
+    public static final String SEND_NOTIFICATION = "send_notification";
+    /**
+     * The longest notification the agent may send (what the notification queue keeps of a body); a longer one is
+     * refused, so the model shortens it rather than the person reading it cut off.
+     */
+    public static final int MAX_NOTIFICATION_CHARS = 500;
+
     private static final String PATH = "{\"type\":\"string\",\"description\":\"path relative to the workspace root\"}";
     private static final String TARGET = """
             "target":{"type":"string","description":"tmux pane, e.g. agentbus:1.0 or %3 (see tmux_list); \
@@ -119,6 +127,13 @@ public final class ToolCatalog {
                     + "(ISO-8601, e.g. 2026-01-31T09:00:00Z) or seconds.",
                     "{\"type\":\"object\",\"properties\":{\"until\":{\"type\":\"string\"},"
                             + "\"seconds\":{\"type\":\"integer\",\"minimum\":0},\"reason\":{\"type\":\"string\"}}}",
+                    ToolSpec.Executor.ORCHESTRATOR, false, Risk.LOW),
+            new ToolSpec(SEND_NOTIFICATION, "Send the user a notification (it is queued for them and shown when they "
+                    + "come back, also while they are away from this session): to tell them a long task is done, or "
+                    + "that something needs them. Not for answers: those go in your reply.", """
+                    {"type":"object","properties":{"message":{"type":"string","description":"what the user should \
+                    know, in one or two sentences"},"urgency":{"type":"string","enum":["low","normal","high"],\
+                    "description":"default normal"}},"required":["message"]}""",
                     ToolSpec.Executor.ORCHESTRATOR, false, Risk.LOW)), PlanningTools.SPECS.stream()).toList();
 
     /** Tools only people run, through the gateway: never offered to the model. The sandbox-worker runs them. */

@@ -2,6 +2,7 @@ package dev.agentbus.gateway.notifying;
 
 import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.session.SessionEvent;
+import dev.agentbus.events.session.Urgency;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -39,8 +40,9 @@ final class NotificationRules {
                     "Approval needed in " + where, a.tool() + " (" + (a.risk() == null ? "?" : a.risk().name()
                             .toLowerCase()) + " risk) " + (a.arguments() == null ? "" : a.arguments())
                             + (a.expiresAt() == null ? "" : "; expires at " + a.expiresAt()));
-            case SessionEvent.NotificationPosted n -> make(e, NotificationKind.MESSAGE, "Notification from " + where,
-                    n.message());
+            case SessionEvent.NotificationPosted n -> make(e, NotificationKind.MESSAGE, (n.urgency() == Urgency.HIGH
+                    ? "Urgent: notification" : "Notification") + (n.byAgent() ? " from the agent in " : " from ")
+                    + where, n.message());
             default -> Optional.empty();
         };
         return made.filter(n -> on.contains(n.kind()));

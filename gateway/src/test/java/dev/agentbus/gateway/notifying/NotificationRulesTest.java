@@ -2,6 +2,7 @@ package dev.agentbus.gateway.notifying;
 
 import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.session.SessionEvent;
+import dev.agentbus.events.session.Urgency;
 import dev.agentbus.events.session.TurnOutcome;
 import dev.agentbus.events.tools.Risk;
 import org.junit.jupiter.api.Test;
@@ -72,6 +73,18 @@ class NotificationRulesTest {
                     assertThat(n.kind()).isEqualTo(NotificationKind.MESSAGE);
                     assertThat(n.body()).isEqualTo("Report ready");
                 });
+    }
+
+    @Test
+    void the_agents_notification_says_it_came_from_the_agent_and_an_urgent_one_says_so() {
+        assertThat(rule(new SessionEvent.NotificationPosted("Build is green", null, Urgency.NORMAL, "c1"), ALL)).get()
+                .satisfies(n -> {
+                    assertThat(n.kind()).isEqualTo(NotificationKind.MESSAGE);
+                    assertThat(n.title()).startsWith("Notification from the agent in ");
+                    assertThat(n.body()).isEqualTo("Build is green");
+                });
+        assertThat(rule(new SessionEvent.NotificationPosted("Disk full", null, Urgency.HIGH, "c2"), ALL)).get()
+                .extracting(Notification::title).asString().startsWith("Urgent: notification from the agent in ");
     }
 
     @Test

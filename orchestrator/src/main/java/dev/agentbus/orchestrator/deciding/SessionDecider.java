@@ -73,6 +73,7 @@ import dev.agentbus.events.tools.PlanningTools;
 import dev.agentbus.events.tools.ToolCatalog;
 import dev.agentbus.events.tools.ToolSpec;
 
+import dev.agentbus.orchestrator.deciding.notifying.SendNotificationCall;
 import dev.agentbus.orchestrator.deciding.planning.PlanFirst;
 import dev.agentbus.orchestrator.deciding.planning.PlanningToolCalls;
 
@@ -86,7 +87,7 @@ import java.util.Optional;
  * The agent loop as a pure function: {@code decide(state, input) -> events + effects}. Every rule of the loop lives
  * here (turns, the iteration cap, cancel, waits, which tool runs where, permission modes and approvals, whispers,
  * messages that wake a waiting turn, the loop guards, the session's system prompt and context files, compaction;
- * todos, plans and plan-first mode in {@code planning}), so each is
+ * todos, plans and plan-first mode in {@code planning}; the agent's notifications in {@code notifying}), so each is
  * tested with given events /
  * when input / then events, no Kafka needed. It validates and explains; the fold only assigns.
  *
@@ -535,6 +536,8 @@ public final class SessionDecider {
             } else if (PlanningTools.isPlanningTool(call.name())) {
                 PlanningToolCalls.answer(step.state, call.id(), call.name(), args, step.ctx.now(),
                         step.ctx.approvalTimeout()).forEach(step::emit);
+            } else if (ToolCatalog.SEND_NOTIFICATION.equals(call.name())) {
+                SendNotificationCall.answer(call.id(), args).forEach(step::emit);
             } else if (spec.get().executor() == ToolSpec.Executor.SANDBOX) {
                 ToolSpec tool = spec.get();
                 if (step.state.requiresApproval(tool.name(), tool.risk())) {
