@@ -17,6 +17,7 @@ import dev.agentbus.events.session.TurnOutcome;
 import dev.agentbus.testkit.model.ScriptedToolCall;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
