@@ -68,6 +68,9 @@ export class PromptPanel {
     this.note = h('p', { role: 'status', class: 'status' });
     this.files = h('ul', { class: 'context-files', 'data-testid': 'context-files' });
     this.summaryText = h('p', { class: 'hint' });
+    this.summaryBody = h('pre', { class: 'summary-text', 'data-testid': 'context-summary' });
+    this.summaryBox = h('details', { hidden: true }, h('summary', {}, 'The summary the prompt carries'),
+      this.summaryBody);
     this.summary = h('summary', {}, 'Prompt');
     this.root = h('details', { class: 'prompt-panel', 'data-testid': 'prompt-panel' }, this.summary,
       h('form', { onsubmit: (e) => { e.preventDefault(); this.save(); } },
@@ -75,7 +78,7 @@ export class PromptPanel {
         h('label', { for: 'session-system-prompt' }, 'System prompt'), this.text,
         h('p', {}, h('button', { type: 'submit', 'data-testid': 'session-system-prompt-save' }, 'Save'),
           ' ', h('span', { class: 'hint' }, 'Applies from the next model call.')), this.note),
-      h('h3', {}, 'Context files'), this.files, this.summaryText);
+      h('h3', {}, 'Context files'), this.files, this.summaryText, this.summaryBox);
   }
 
   /** Shows the session view's context; leaves what a person is editing alone. */
@@ -99,6 +102,8 @@ export class PromptPanel {
     this.summaryText.textContent = context.compacting ? 'The older conversation is being summarised…'
       : s ? `The first ${s.messagesCovered} messages are summarised in the prompt (${s.compactions} `
         + `compaction${s.compactions === 1 ? '' : 's'}).` : '';
+    this.summaryBox.hidden = !(s && s.text);
+    this.summaryBody.textContent = s && s.text ? s.text : '';
   }
 
   async save() {

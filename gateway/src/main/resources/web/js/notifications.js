@@ -46,8 +46,10 @@ export class Bell {
         }
       } },
     h('div', { class: 'notifications-head' }, h('strong', {}, 'Notifications'),
-      h('button', { type: 'button', 'data-testid': 'notifications-read-all', onclick: () => this.markRead() },
-        'Mark all read')),
+      h('span', {}, h('button', { type: 'button', 'data-testid': 'notifications-read-all',
+        onclick: () => this.markRead() }, 'Mark all read'), ' ',
+      h('button', { type: 'button', 'data-testid': 'notifications-close', 'aria-label': 'Close the notifications',
+        onclick: () => { this.toggle(false); this.button.focus(); } }, '×'))),
     this.error, this.list);
     this.root = h('div', { class: 'bell-wrap', hidden: true }, this.button, this.panel);
     // A live region apart from the button, so a screen reader hears of a new notification once.

@@ -239,13 +239,23 @@ class BrowserIT extends OnStandaloneStack {
                     chrome.get(session);
                     waitForAnswer("Anything else?");
                 }
+                // The gauge comes with the session view's context, a moment after the transcript.
+                visible("context-gauge");
                 shot(dir, "chat", scheme, size.getKey());
+                visible("notifications-bell").click();
+                visible("notifications-list");
+                shot(dir, "notifications", scheme, size.getKey());
+                byTestId("notifications-close").click();
+                wait(ExpectedConditions.invisibilityOfElementLocated(By.cssSelector("#notifications-panel")));
                 chrome.get(session + "/timeline");
                 visible("timeline-event");
                 shot(dir, "timeline", scheme, size.getKey());
                 chrome.get(stack.stack.gatewayUrl() + "/#/settings");
                 visible("api-key-name");
                 shot(dir, "settings", scheme, size.getKey());
+                chrome.get(stack.stack.gatewayUrl() + "/#/inbox");
+                visible("inbox-text");
+                shot(dir, "inbox", scheme, size.getKey());
             }
         }
         chrome.executeCdpCommand("Emulation.setEmulatedMedia", Map.of("features", List.of()));
@@ -522,7 +532,12 @@ class BrowserIT extends OnStandaloneStack {
                 .hasSize(2).anySatisfy(t -> assertThat(t).contains("write notes.txt"));
         assertThat(byTestId("planning-summary").getText()).contains("waits for your approval");
         wait(ExpectedConditions.presenceOfElementLocated(By.cssSelector("[data-testid=todo][data-status=pending]")));
-        shot(java.nio.file.Path.of("..", "docs", "ui"), "plan", "light", "desktop");
+        java.nio.file.Path docs = java.nio.file.Path.of("..", "docs", "ui");
+        shot(docs, "plan", "light", "desktop");
+        chrome.executeCdpCommand("Emulation.setEmulatedMedia", Map.of("features",
+                List.of(Map.of("name", "prefers-color-scheme", "value", "dark"))));
+        shot(docs, "plan", "dark", "desktop");
+        chrome.executeCdpCommand("Emulation.setEmulatedMedia", Map.of("features", List.of()));
         visible("plan-note").sendKeys("go ahead");
         byTestId("plan-approve").click();
 
