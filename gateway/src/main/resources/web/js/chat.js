@@ -247,7 +247,7 @@ export class ChatView {
       this.mode.value = t.mode;
     }
     // While the agent works, what you send is a whisper for its next step; while it waits, a message wakes it.
-    const whispering = t.running && !t.waiting;
+    const whispering = t.running && !t.waiting && !t.awaiting.size;
     this.send.textContent = whispering ? 'Whisper' : 'Send';
     this.send.title = whispering ? 'A note the agent reads at its next step, without stopping it' : '';
     this.stats.textContent = statsOf(t);
@@ -364,7 +364,7 @@ export class ChatView {
       return;
     }
     this.error.textContent = '';
-    const whisper = this.transcript.running && !this.transcript.waiting;
+    const whisper = this.transcript.running && !this.transcript.waiting && !this.transcript.awaiting.size;
     try {
       await api('POST', `/api/v1/sessions/${encodeURIComponent(this.sessionId)}/${whisper ? 'whisper' : 'messages'}`,
         { text });

@@ -27,7 +27,8 @@ export const EVENT_TYPES = [
 ];
 
 export function emptyTranscript() {
-  return { items: [], byKey: new Map(), lastSeq: 0, running: false, title: '', changed: new Set() };
+  return { items: [], byKey: new Map(), lastSeq: 0, running: false, title: '', changed: new Set(),
+    awaiting: new Set() };
 }
 
 function add(t, key, item) {
@@ -79,6 +80,7 @@ export function applyEvent(t, envelope) {
       add(t, `mode-${envelope.seq}`, { kind: 'notice', text: `Permission mode: ${t.mode}.` });
       break;
     case 'approval.requested.v1': {
+      t.awaiting.add(d.callId); // the turn is held for a person: a message wakes it, it is no whisper
       const key = `tool-${d.callId}`;
       const item = t.byKey.get(key) || add(t, key, { kind: 'tool', callId: d.callId, output: '' });
       Object.assign(item, { name: d.tool, arguments: d.arguments, status: 'approval',
@@ -87,6 +89,7 @@ export function applyEvent(t, envelope) {
       break;
     }
     case 'approval.decided.v1': {
+      t.awaiting.delete(d.callId);
       const item = touch(t, `tool-${d.callId}`);
       if (item) {
         item.approval = null;
@@ -173,6 +176,7 @@ export function applyEvent(t, envelope) {
     case 'turn.ended.v1':
       t.running = false;
       t.waiting = false;
+      t.awaiting.clear();
       if (d.outcome && d.outcome !== 'COMPLETED') {
         add(t, `end-${envelope.seq}`, { kind: 'notice', text: endNotice(d) });
       }

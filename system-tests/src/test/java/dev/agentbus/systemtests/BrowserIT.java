@@ -286,6 +286,16 @@ class BrowserIT extends OnStandaloneStack {
         assertThat(help.getText()).contains("Alt+N").contains("/fork").contains("/stop");
         byTestId("shortcuts-close").click();
         assertThat(chrome.findElements(By.cssSelector("[data-testid=shortcuts]"))).isEmpty();
+
+        // /plan starts a new session in plan-first mode.
+        String before = currentSession();
+        visible("tab-chat").click();
+        WebElement composer = visible("composer-input");
+        composer.sendKeys("/plan");
+        composer.sendKeys(org.openqa.selenium.Keys.ENTER);
+        wait(d -> currentSession().equals(before) ? null : true);
+        wait(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("[data-testid=planning-summary]"),
+                "Plan first: no plan yet"));
     }
 
     @Test
