@@ -12,6 +12,10 @@ import { showAdmin } from './admin.js';
 import { showSettings } from './settings.js';
 import { showApprovals } from './approvals.js';
 import { hideShortcuts, showShortcuts } from './commands.js';
+import { Bell } from './notifications.js';
+import { showInbox } from './inbox.js';
+
+let bell = null;
 
 const root = document.getElementById('app');
 
@@ -36,15 +40,20 @@ async function start() {
 }
 
 function workspace(me) {
+  bell?.stop();
+  bell = new Bell();
   const side = h('nav', { class: 'sidebar', 'aria-label': 'Sessions' });
   const header = h('header', { class: 'top' },
     h('strong', {}, 'Agentbus'),
     h('span', { class: 'me', 'data-testid': 'me' }, `${me.username}${me.role === 'admin' ? ' (admin)' : ''}`),
     me.role === 'admin' ? h('a', { href: '#/admin', 'data-testid': 'nav-admin' }, 'Team') : null,
     h('a', { href: '#/approvals', 'data-testid': 'nav-approvals' }, 'Approvals'),
+    h('a', { href: '#/inbox', 'data-testid': 'nav-inbox' }, 'Inbox'),
+    bell.root,
     h('a', { href: '#/settings', 'data-testid': 'nav-settings' }, 'Settings'),
     h('button', { type: 'button', 'data-testid': 'logout', onclick: async () => {
       await api('POST', '/api/v1/auth/logout');
+      bell.stop();
       setCsrfToken(null);
       location.hash = '';
       start();
@@ -54,7 +63,7 @@ function workspace(me) {
   clear(root).append(header, h('div', { class: 'layout' }, side, h('div', { class: 'main' }, tabs, pane)));
   const openSession = (id) => { location.hash = `#/s/${id}`; };
   const view = new ChatView(pane, () => sidebar.refresh(), openSession, {
-    newSession: () => sidebar.create(),
+    newSession: (options) => sidebar.create(options),
     go: (hash) => { location.hash = hash; },
   });
   const timeline = new TimelineView(pane, openSession);
@@ -91,6 +100,9 @@ function workspace(me) {
     } else if (location.hash === '#/approvals') {
       showApprovals(pane);
       sidebar.refresh(null);
+    } else if (location.hash === '#/inbox') {
+      showInbox(pane);
+      sidebar.refresh(null);
     } else if (location.hash === '#/settings') {
       showSettings(pane, me);
       sidebar.refresh(null);
@@ -116,6 +128,7 @@ function workspace(me) {
     }
   };
   route();
+  bell.start();
 }
 
 start();

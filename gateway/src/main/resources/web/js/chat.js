@@ -6,8 +6,11 @@ import { api } from './api.js';
 import { clear, h } from './dom.js';
 import { renderMarkdown } from './markdown.js';
 import { approvalControls } from './approvals.js';
-import { applyDelta, applyEvent, EVENT_TYPES, emptyTranscript } from './transcript.js';
+import { applyDelta, applyEvent, CONTEXT_TYPES, EVENT_TYPES, emptyTranscript, PLANNING_TYPES }
+  from './transcript.js';
 import { commandNamed, Completion } from './commands.js';
+import { PlanningPanel } from './planning.js';
+import { drawGauge, PromptPanel } from './context.js';
 
 /** How many transcript items the page holds at first; "Show earlier" adds as many again. */
 const WINDOW = 150;
@@ -16,6 +19,11 @@ const WINDOW = 150;
  * blocks it for more than 50 ms, and a frame also has to lay out and paint what was drawn.
  */
 const SLICE_MS = 12;
+
+/** After these the planning panel reads the session's todos and plan again (a decision approves or rejects a plan). */
+const PLANNING_EVENTS = new Set([...PLANNING_TYPES, 'approval.decided.v1', 'turn.ended.v1']);
+/** After these the prompt panel reads the session's context again. */
+const CONTEXT_EVENTS = new Set(CONTEXT_TYPES);
 
 const STATUS_EVENTS = new Set(['session.created.v1', 'approval.requested.v1', 'approval.decided.v1',
   'wait.scheduled.v1', 'wait.ended.v1', 'session.renamed.v1']);
@@ -49,6 +57,10 @@ export class ChatView {
       onclick: () => this.cancel() }, 'Stop');
     this.error = h('p', { class: 'error', role: 'alert' });
     this.stats = h('p', { class: 'stats', 'aria-live': 'off' });
+    this.gauge = h('span', { class: 'gauge', 'data-testid': 'context-gauge', hidden: true });
+    this.context = null;
+    this.planning = new PlanningPanel(sessionId);
+    this.prompt = new PromptPanel(sessionId);
     // Which of the agent's calls wait for a person; changed at any time, also while a turn runs.
     this.mode = h('select', { 'data-testid': 'permission-mode', 'aria-label': 'Permission mode',
       title: 'auto: no approvals; normal: approve calls that change files, run commands or reach the network; '
@@ -56,14 +68,18 @@ export class ChatView {
       onchange: () => this.setMode(this.mode.value) },
     ['auto', 'normal', 'manual'].map((m) => h('option', { value: m }, m)));
     const form = h('form', { class: 'composer', onsubmit: (e) => { e.preventDefault(); this.post(); } },
-      this.completion.list, this.input, h('div', { class: 'composer-actions' }, this.stats, this.mode, this.stop, this.send));
-    clear(this.root).append(h('div', { class: 'scroll' }, this.earlier, this.list), this.error, form);
+      this.completion.list, this.input, h('div', { class: 'composer-actions' },
+        h('div', { class: 'live' }, this.stats, this.gauge), this.mode, this.stop, this.send));
+    clear(this.root).append(h('div', { class: 'scroll' }, this.earlier, this.list), this.error,
+      h('div', { class: 'session-panels' }, this.planning.root, this.prompt.root), form);
     this.input.focus();
     const opened = {};
     this.opened = opened;
     this.readLog(sessionId, opened).then(() => {
       if (this.opened === opened) {
         this.follow(sessionId);
+        this.planning.refresh();
+        this.readContext(opened);
       }
     });
   }
@@ -128,10 +144,30 @@ export class ChatView {
     }
   }
 
+  /** The session view's context: the gauge before the log measured a call, the prompt panel. */
+  async readContext(opened) {
+    try {
+      const details = await api('GET', `/api/v1/sessions/${encodeURIComponent(this.sessionId)}`);
+      if (this.opened === opened) {
+        this.context = details.context || null;
+        this.prompt.draw(this.context);
+        this.draw();
+      }
+    } catch (e) {
+      // The panel stays as it was; the chat itself does not depend on it.
+    }
+  }
+
   event(envelope) {
     const wasRunning = this.transcript.running;
     applyEvent(this.transcript, envelope);
     this.draw();
+    if (PLANNING_EVENTS.has(envelope.type)) {
+      this.planning.refresh();
+    }
+    if (CONTEXT_EVENTS.has(envelope.type)) {
+      this.readContext(this.opened);
+    }
     // The sidebar shows each session's status: refreshed when this one's changes.
     if (wasRunning !== this.transcript.running || STATUS_EVENTS.has(envelope.type)) {
       this.onActivity?.();
@@ -211,10 +247,11 @@ export class ChatView {
       this.mode.value = t.mode;
     }
     // While the agent works, what you send is a whisper for its next step; while it waits, a message wakes it.
-    const whispering = t.running && !t.waiting;
+    const whispering = t.running && !t.waiting && !t.awaiting.size;
     this.send.textContent = whispering ? 'Whisper' : 'Send';
     this.send.title = whispering ? 'A note the agent reads at its next step, without stopping it' : '';
     this.stats.textContent = statsOf(t);
+    drawGauge(this.gauge, t.gauge, this.context);
     if (follow) {
       this.list.lastElementChild?.scrollIntoView({ block: 'end', behavior: 'auto' });
     }
@@ -327,11 +364,21 @@ export class ChatView {
       return;
     }
     this.error.textContent = '';
-    const whisper = this.transcript.running && !this.transcript.waiting;
+    const whisper = this.transcript.running && !this.transcript.waiting && !this.transcript.awaiting.size;
     try {
       await api('POST', `/api/v1/sessions/${encodeURIComponent(this.sessionId)}/${whisper ? 'whisper' : 'messages'}`,
         { text });
       this.input.value = '';
+    } catch (e) {
+      this.error.textContent = e.message;
+    }
+  }
+
+  /** Asks for the older conversation to be summarised now (the /compact command); a 409 says why not. */
+  async compact() {
+    try {
+      await api('POST', `/api/v1/sessions/${encodeURIComponent(this.sessionId)}/compact`);
+      this.error.textContent = '';
     } catch (e) {
       this.error.textContent = e.message;
     }

@@ -5,6 +5,8 @@ import { clear, h } from './dom.js';
 /** name → what it does; run(context) gets {chat, openSession, newSession, go}. */
 export const SLASH_COMMANDS = [
   { name: '/new', help: 'start a new session', run: (c) => c.newSession() },
+  { name: '/plan', help: 'start a new session in plan-first mode', run: (c) => c.newSession({ planFirst: true }) },
+  { name: '/compact', help: 'summarise the older conversation now', run: (c) => c.chat.compact() },
   { name: '/stop', help: 'stop the running turn', run: (c) => c.chat.cancel() },
   { name: '/timeline', help: 'show this session\u2019s timeline', run: (c) => c.go(`#/s/${c.chat.sessionId}/timeline`) },
   { name: '/fork', help: 'fork this session at its latest event', run: (c) => c.chat.forkHere() },

@@ -9,6 +9,7 @@ export async function showSettings(root, me) {
     h('h1', {}, 'Settings'),
     await card('Model server', modelServer),
     await card('Memory', memory),
+    await card('Notifications', notifications),
     await card('API keys', apiKeys),
     await card('Two-factor login', (body) => twoFactor(body, me)),
     await card('Your logins', logins),
@@ -80,6 +81,46 @@ async function memory(body) {
     } }, text, h('p', {}, h('button', { type: 'submit' }, 'Save'), ' ',
       h('button', { type: 'button', onclick: () => status(note, api('DELETE', '/api/v1/memory'), 'Reset.')
         .then((m) => { text.value = m.content || ''; }, () => {}) }, 'Reset'))), note);
+}
+
+const NOTIFICATION_KINDS = [
+  ['turn_ended', 'a turn ended'],
+  ['approval_pending', 'a call waits for your approval'],
+  ['message', 'a notification sent in a session (the agent, or a program in the sandbox)'],
+  ['wait_fired', 'a wait of the agent came to its time'],
+];
+
+/** Which kinds notify you, and a webhook they are also POSTed to, with how it fares. */
+async function notifications(body) {
+  const current = await api('GET', '/api/v1/me/notification-settings');
+  const boxes = NOTIFICATION_KINDS.map(([kind, what]) => {
+    const box = h('input', { type: 'checkbox', id: `notify-${kind}`, value: kind, 'data-testid': 'notification-kind',
+      'data-kind': kind, checked: (current.on || []).includes(kind) });
+    return h('label', { class: 'check', for: `notify-${kind}` }, box, ` ${what}`);
+  });
+  const url = h('input', { id: 'notify-webhook', type: 'url', 'data-testid': 'notification-webhook',
+    placeholder: 'https://hooks.example.com/agentbus', value: current.webhookUrl || '' });
+  const health = h('p', { 'data-testid': 'webhook-status' });
+  const showHealth = (s) => {
+    clear(health).append(...[s.webhookError ? h('span', { class: 'error', 'data-testid': 'webhook-error' },
+      `The webhook failed${s.webhookErrorAt ? ` at ${new Date(s.webhookErrorAt).toLocaleString()}` : ''}: `
+        + `${s.webhookError}`) : null,
+    s.webhookOkAt ? h('span', { class: 'hint' }, ` Last delivered ${new Date(s.webhookOkAt).toLocaleString()}.`)
+      : null].filter(Boolean));
+  };
+  showHealth(current);
+  const note = h('p', { role: 'status' });
+  body.append(h('p', { class: 'hint' }, 'The bell in the header shows them; a webhook also gets each one as JSON.'),
+    h('form', { onsubmit: (e) => {
+      e.preventDefault();
+      const on = boxes.map((l) => l.querySelector('input')).filter((b) => b.checked).map((b) => b.value);
+      status(note, api('PUT', '/api/v1/me/notification-settings', { on, webhookUrl: url.value.trim() || null }),
+        'Saved.').then(showHealth, () => {});
+    } },
+    h('fieldset', {}, h('legend', {}, 'Notify me when'), boxes),
+    h('label', { for: 'notify-webhook' }, 'Webhook URL (optional)'), url,
+    h('p', {}, h('button', { type: 'submit', 'data-testid': 'notification-save' }, 'Save'))),
+    note, health);
 }
 
 async function apiKeys(body) {

@@ -4,6 +4,7 @@
 // search).
 import { api } from './api.js';
 import { clear, h } from './dom.js';
+import { presetSelect } from './context.js';
 
 export class Sidebar {
   constructor(root, onOpen, { userId, onDeleted } = {}) {
@@ -19,9 +20,21 @@ export class Sidebar {
     this.search = h('input', { type: 'search', 'data-testid': 'session-search', 'aria-label': 'Search sessions',
       placeholder: 'Search (Enter: in messages too)', oninput: () => { clear(this.results); this.draw(); },
       onkeydown: (e) => { if (e.key === 'Enter') { e.preventDefault(); this.fullText(); } } });
+    // How the next new session starts: plan-first, a preset, a system prompt of its own (reset once it is made).
+    this.planFirst = h('input', { type: 'checkbox', id: 'new-plan-first', 'data-testid': 'new-plan-first' });
+    this.preset = presetSelect({ id: 'new-preset', 'data-testid': 'new-preset' });
+    this.systemPrompt = h('textarea', { id: 'new-system-prompt', 'data-testid': 'new-system-prompt', rows: 3,
+      maxlength: 16000, placeholder: 'empty: the installation\u2019s' });
+    this.options = h('details', { class: 'new-options', 'data-testid': 'new-session-options' },
+      h('summary', {}, 'New session options'),
+      h('label', { class: 'check', for: 'new-plan-first',
+        title: 'No tool runs before you approved the agent\u2019s plan' }, this.planFirst, ' Plan first'),
+      h('label', { for: 'new-preset' }, 'Preset'), this.preset,
+      h('label', { for: 'new-system-prompt' }, 'System prompt'), this.systemPrompt);
     clear(root).append(
       h('button', { type: 'button', 'data-testid': 'new-session', class: 'new-session',
         title: 'New session (Alt+N)', onclick: () => this.create() }, '+ New session'),
+      this.options,
       this.search, this.error, this.results, this.list);
   }
 
@@ -153,9 +166,20 @@ export class Sidebar {
     }
   }
 
-  async create() {
+  /** A new session, with the options given (the /plan command) or else those chosen under "New session options". */
+  async create(given) {
+    const options = given || {
+      planFirst: this.planFirst.checked || undefined,
+      preset: this.preset.value || undefined,
+      systemPrompt: this.systemPrompt.value.trim() ? this.systemPrompt.value : undefined,
+    };
     try {
-      const created = await api('POST', '/api/v1/sessions', { title: '' });
+      const created = await api('POST', '/api/v1/sessions', { title: '', ...options });
+      if (!given) {
+        this.planFirst.checked = false;
+        this.preset.value = '';
+        this.systemPrompt.value = '';
+      }
       await this.refresh(created.id);
       this.onOpen(created.id);
     } catch (e) {

@@ -3,6 +3,18 @@
 // nothing lost or doubled. Live deltas (tokens, command output) only fill in what the next event then states in
 // full: an event always wins over the deltas before it, and deltas for something already complete are dropped.
 
+/** Events that change the session's todos, plan or task state: the chat's planning panel reads them again. */
+export const PLANNING_TYPES = [
+  'plan_first.changed.v1', 'todo.added.v1', 'todo.updated.v1', 'plan.created.v1', 'plan.step_completed.v1',
+  'plan.advanced.v1', 'plan.aborted.v1', 'task_state.updated.v1', 'task_state.reconciled.v1',
+];
+
+/** Events that change the session's prompt: its system prompt, context files and summary. */
+export const CONTEXT_TYPES = [
+  'system_prompt.changed.v1', 'context_files.loaded.v1', 'context.compaction_requested.v1', 'context.compacted.v1',
+  'context.compaction_failed.v1',
+];
+
 /** The wire types this view folds; the stream sends each under its own SSE event name. */
 export const EVENT_TYPES = [
   'session.created.v1', 'session.forked.v1', 'user_message.posted.v1', 'memory.attached.v1',
@@ -11,10 +23,12 @@ export const EVENT_TYPES = [
   'wait.scheduled.v1', 'wait.ended.v1', 'turn.ended.v1', 'input.rejected.v1', 'notification.posted.v1',
   'permission_mode.changed.v1', 'approval.requested.v1', 'approval.decided.v1',
   'session.renamed.v1', 'whisper.queued.v1', 'whisper.delivered.v1', 'loop.warned.v1',
+  ...PLANNING_TYPES, ...CONTEXT_TYPES,
 ];
 
 export function emptyTranscript() {
-  return { items: [], byKey: new Map(), lastSeq: 0, running: false, title: '', changed: new Set() };
+  return { items: [], byKey: new Map(), lastSeq: 0, running: false, title: '', changed: new Set(),
+    awaiting: new Set() };
 }
 
 function add(t, key, item) {
@@ -66,6 +80,7 @@ export function applyEvent(t, envelope) {
       add(t, `mode-${envelope.seq}`, { kind: 'notice', text: `Permission mode: ${t.mode}.` });
       break;
     case 'approval.requested.v1': {
+      t.awaiting.add(d.callId); // the turn is held for a person: a message wakes it, it is no whisper
       const key = `tool-${d.callId}`;
       const item = t.byKey.get(key) || add(t, key, { kind: 'tool', callId: d.callId, output: '' });
       Object.assign(item, { name: d.tool, arguments: d.arguments, status: 'approval',
@@ -74,6 +89,7 @@ export function applyEvent(t, envelope) {
       break;
     }
     case 'approval.decided.v1': {
+      t.awaiting.delete(d.callId);
       const item = touch(t, `tool-${d.callId}`);
       if (item) {
         item.approval = null;
@@ -105,6 +121,11 @@ export function applyEvent(t, envelope) {
       Object.assign(item, { text: d.content || '', reasoning: d.reasoning || '', streaming: false,
         model: d.model, usage: d.usage, completedAt: Date.parse(envelope.time) });
       touch(t, key);
+      // The context gauge: how full the window was at this call (absent in logs older than the measure).
+      if (d.measure) {
+        t.gauge = { used: d.measure.promptTokens || 0, estimated: !!d.measure.estimated,
+          window: d.measure.contextWindow || 0 };
+      }
       for (const call of d.toolCalls || []) {
         if (!t.byKey.has(`tool-${call.id}`)) {
           add(t, `tool-${call.id}`, { kind: 'tool', callId: call.id, name: call.name, arguments: call.arguments,
@@ -155,12 +176,33 @@ export function applyEvent(t, envelope) {
     case 'turn.ended.v1':
       t.running = false;
       t.waiting = false;
+      t.awaiting.clear();
       if (d.outcome && d.outcome !== 'COMPLETED') {
         add(t, `end-${envelope.seq}`, { kind: 'notice', text: endNotice(d) });
       }
       break;
     case 'input.rejected.v1':
       add(t, `rejected-${envelope.seq}`, { kind: 'notice', text: `Not accepted: ${d.reason}` });
+      break;
+    case 'system_prompt.changed.v1':
+      add(t, `prompt-${envelope.seq}`, { kind: 'notice', text: d.preset || d.systemPrompt
+        ? `System prompt: ${[d.preset ? `the ${d.preset} preset` : '', d.systemPrompt ? 'a text of its own' : '']
+          .filter(Boolean).join(' and ')}.` : 'System prompt: the installation\u2019s.' });
+      break;
+    case 'context.compaction_requested.v1':
+      add(t, `compacting-${envelope.seq}`, { kind: 'notice', text: 'Summarising the older conversation…' });
+      break;
+    case 'context.compacted.v1':
+      add(t, `compacted-${envelope.seq}`, { kind: 'notice',
+        text: `The older conversation (${d.messagesCovered} messages) was summarised for the prompt.` });
+      break;
+    case 'context.compaction_failed.v1':
+      add(t, `compaction-failed-${envelope.seq}`, { kind: 'notice', text: `Compaction failed: ${d.message}` });
+      break;
+    case 'plan.created.v1':
+      add(t, `plan-${envelope.seq}`, { kind: 'notice', text: d.awaitingApproval
+        ? `Plan ${d.number} proposed (${d.steps.length} steps): it waits for your approval.`
+        : `Plan ${d.number} made (${d.steps.length} steps).` });
       break;
     case 'notification.posted.v1':
       add(t, `notification-${envelope.seq}`, { kind: 'notice', text: d.message || d.text || 'Notification' });

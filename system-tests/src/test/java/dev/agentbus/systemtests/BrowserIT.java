@@ -2,6 +2,8 @@ package dev.agentbus.systemtests;
 
 import dev.agentbus.events.Json;
 import dev.agentbus.testkit.model.ScriptedReply;
+import dev.agentbus.testkit.model.ScriptedToolCall;
+import dev.agentbus.testkit.model.WindowStyle;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -43,6 +45,8 @@ class BrowserIT extends OnStandaloneStack {
     @BeforeAll
     static void startBrowser() throws Exception {
         chrome = BROWSER.start();
+        // The model's context window, as vLLM tells it: the context gauge shows tokens against it.
+        model.tellContextWindow(WindowStyle.VLLM, 32_768);
         totpSecret = userWithTwoFactor("uma");
         TeamsIT.newUserKey("vic");
     }
@@ -235,13 +239,23 @@ class BrowserIT extends OnStandaloneStack {
                     chrome.get(session);
                     waitForAnswer("Anything else?");
                 }
+                // The gauge comes with the session view's context, a moment after the transcript.
+                visible("context-gauge");
                 shot(dir, "chat", scheme, size.getKey());
+                visible("notifications-bell").click();
+                visible("notifications-list");
+                shot(dir, "notifications", scheme, size.getKey());
+                byTestId("notifications-close").click();
+                wait(ExpectedConditions.invisibilityOfElementLocated(By.cssSelector("#notifications-panel")));
                 chrome.get(session + "/timeline");
                 visible("timeline-event");
                 shot(dir, "timeline", scheme, size.getKey());
                 chrome.get(stack.stack.gatewayUrl() + "/#/settings");
                 visible("api-key-name");
                 shot(dir, "settings", scheme, size.getKey());
+                chrome.get(stack.stack.gatewayUrl() + "/#/inbox");
+                visible("inbox-text");
+                shot(dir, "inbox", scheme, size.getKey());
             }
         }
         chrome.executeCdpCommand("Emulation.setEmulatedMedia", Map.of("features", List.of()));
@@ -272,6 +286,16 @@ class BrowserIT extends OnStandaloneStack {
         assertThat(help.getText()).contains("Alt+N").contains("/fork").contains("/stop");
         byTestId("shortcuts-close").click();
         assertThat(chrome.findElements(By.cssSelector("[data-testid=shortcuts]"))).isEmpty();
+
+        // /plan starts a new session in plan-first mode.
+        String before = currentSession();
+        visible("tab-chat").click();
+        WebElement composer = visible("composer-input");
+        composer.sendKeys("/plan");
+        composer.sendKeys(org.openqa.selenium.Keys.ENTER);
+        wait(d -> currentSession().equals(before) ? null : true);
+        wait(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("[data-testid=planning-summary]"),
+                "Plan first: no plan yet"));
     }
 
     @Test
@@ -489,6 +513,177 @@ class BrowserIT extends OnStandaloneStack {
         Object overflow = chrome.executeScript(
                 "return document.documentElement.scrollWidth > document.documentElement.clientWidth");
         assertThat(overflow).as("no sideways scrolling").isEqualTo(false);
+    }
+
+    @Test
+    void a_plan_first_session_shows_the_models_plan_which_is_approved_in_the_panel_then_its_steps_and_todos()
+            throws Exception {
+        logIn();
+        model.replyToolCalls(List.of(
+                        new ScriptedToolCall("t1", "todo_add", "{\"text\":\"write the notes\"}"),
+                        new ScriptedToolCall("p1", "plan_create",
+                                "{\"title\":\"notes\",\"steps\":[\"write notes.txt\",\"read it back\"]}")))
+                .replyToolCalls(List.of(
+                        new ScriptedToolCall("s1", "plan_complete_step", "{\"evidence\":\"wrote notes.txt\"}"),
+                        new ScriptedToolCall("t2", "todo_update", "{\"id\":1,\"status\":\"in_progress\"}")))
+                .replyText("Step one is done.");
+        chrome.findElement(By.cssSelector("[data-testid=new-session-options] summary")).click();
+        visible("new-plan-first").click();
+        byTestId("new-session").click();
+        currentSession();
+        wait(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("[data-testid=planning-summary]"),
+                "Plan first: no plan yet"));
+        assertThat(byTestId("new-plan-first").isSelected()).as("the option is for one new session").isFalse();
+        send("write notes.txt");
+
+        WebElement plan = wait(ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector("[data-testid=plan][data-status=proposed]")));
+        assertThat(plan.findElements(By.cssSelector("[data-testid=plan-step]"))).extracting(WebElement::getText)
+                .hasSize(2).anySatisfy(t -> assertThat(t).contains("write notes.txt"));
+        assertThat(byTestId("planning-summary").getText()).contains("waits for your approval");
+        wait(ExpectedConditions.presenceOfElementLocated(By.cssSelector("[data-testid=todo][data-status=pending]")));
+        java.nio.file.Path docs = java.nio.file.Path.of("..", "docs", "ui");
+        shot(docs, "plan", "light", "desktop");
+        chrome.executeCdpCommand("Emulation.setEmulatedMedia", Map.of("features",
+                List.of(Map.of("name", "prefers-color-scheme", "value", "dark"))));
+        shot(docs, "plan", "dark", "desktop");
+        chrome.executeCdpCommand("Emulation.setEmulatedMedia", Map.of("features", List.of()));
+        visible("plan-note").sendKeys("go ahead");
+        byTestId("plan-approve").click();
+
+        waitForAnswer("Step one is done.");
+        wait(ExpectedConditions.presenceOfElementLocated(By.cssSelector("[data-testid=plan][data-status=active]")));
+        wait(ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector("[data-testid=plan-step][data-status=done]")));
+        assertThat(chrome.findElements(By.cssSelector("[data-testid=plan-step]"))).extracting(
+                s -> s.getAttribute("data-status")).containsExactly("done", "pending");
+        wait(ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector("[data-testid=todo][data-status=in_progress]")));
+        assertThat(byTestId("planning-summary").getText()).contains("active, 1/2 steps");
+        assertThat(chrome.findElements(By.cssSelector("[data-testid=plan-approve]"))).as("nothing to decide").isEmpty();
+        WebElement card = chrome.findElements(By.cssSelector("[data-testid=tool-call]")).stream()
+                .filter(c -> c.getText().contains("plan_create")).findFirst().orElseThrow();
+        assertThat(card.getText()).contains("go ahead");
+    }
+
+    @Test
+    void the_context_gauge_shows_after_a_turn_and_compact_during_one_says_why_not() {
+        logIn();
+        model.replyText("first answer").reply(ScriptedReply.text("slow answer").withDelay(Duration.ofSeconds(4)));
+        byTestId("new-session").click();
+        send("hello");
+        waitForAnswer("first answer");
+        WebElement gauge = wait(ExpectedConditions.visibilityOfElementLocated(
+                By.cssSelector("[data-testid=context-gauge]")));
+        assertThat(Long.parseLong(gauge.getAttribute("data-tokens"))).isPositive();
+        assertThat(gauge.getText()).startsWith("context ").contains("%");
+        assertThat(gauge.getAttribute("data-window")).isEqualTo("32768");
+        assertThat(gauge.findElement(By.tagName("meter")).getAttribute("max")).isEqualTo("32768");
+        // The scripted server reports its usage: measured, not estimated.
+        assertThat(gauge.getAttribute("data-estimated")).isEqualTo("false");
+        assertThat(gauge.getText()).doesNotContain("estimated");
+
+        send("and again");
+        wait(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("[data-testid=stop]")));
+        WebElement input = visible("composer-input");
+        input.sendKeys("/compact");
+        input.sendKeys(org.openqa.selenium.Keys.ENTER);
+        wait(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector(".pane > .error"), "is running"));
+        waitForAnswer("slow answer");
+    }
+
+    @Test
+    void a_notification_comes_under_the_bell_when_a_turn_ends_and_is_marked_read() {
+        logIn();
+        model.replyText("all done here");
+        byTestId("new-session").click();
+        String session = currentSession();
+        send("finish up");
+        waitForAnswer("all done here");
+
+        By mine = By.cssSelector("[data-testid=notification][data-kind=turn_ended] a[href='#/s/" + session + "']");
+        WebElement badge = wait(ExpectedConditions.visibilityOfElementLocated(
+                By.cssSelector("[data-testid=notifications-unread]")));
+        assertThat(Integer.parseInt(badge.getText())).isPositive();
+        byTestId("notifications-bell").click();
+        assertThat(byTestId("notifications-bell").getAttribute("aria-expanded")).isEqualTo("true");
+        WebElement item = wait(ExpectedConditions.visibilityOfElementLocated(mine));
+        assertThat(item.findElement(By.xpath("..")).getAttribute("data-read")).isEqualTo("false");
+        assertThat(item.getText()).contains("turn ended");
+
+        byTestId("notifications-read-all").click();
+        wait(ExpectedConditions.invisibilityOfElementLocated(By.cssSelector("[data-testid=notifications-unread]")));
+        assertThat(chrome.findElement(mine).findElement(By.xpath("..")).getAttribute("data-read")).isEqualTo("true");
+        // Read on the server, not only on this page.
+        chrome.navigate().refresh();
+        visible("me");
+        wait(d -> d.findElements(mine).isEmpty() ? null : true);
+        assertThat(chrome.findElement(mine).findElement(By.xpath("..")).getAttribute("data-read")).isEqualTo("true");
+        assertThat(byTestId("notifications-unread").isDisplayed()).isFalse();
+        chrome.findElement(By.cssSelector("[data-testid=notifications-bell]")).click();
+        visible("notifications-list");
+        chrome.findElement(mine).click();
+        wait(ExpectedConditions.urlContains("#/s/" + session));
+    }
+
+    @Test
+    void the_inbox_shows_the_gateways_refusal_queues_a_task_for_later_and_cancels_it() {
+        logIn();
+        visible("nav-inbox").click();
+        visible("inbox-text").sendKeys("write the weekly report");
+        chrome.executeScript("arguments[0].value = '2020-01-01T09:00'", byTestId("inbox-at"));
+        byTestId("inbox-submit").click();
+        wait(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("[data-testid=inbox-error]"), "past"));
+
+        String later = java.time.LocalDateTime.now().plusHours(2).withSecond(0).withNano(0).toString();
+        chrome.executeScript("arguments[0].value = arguments[1]", byTestId("inbox-at"), later.substring(0, 16));
+        byTestId("inbox-title").sendKeys("Weekly");
+        byTestId("inbox-submit").click();
+        WebElement task = wait(d -> d.findElements(By.cssSelector("[data-testid=inbox-task][data-status=queued]"))
+                .stream().filter(t -> t.getText().contains("Weekly")).findFirst().orElse(null));
+        String id = task.getAttribute("data-id");
+        task.findElement(By.cssSelector("[data-testid=inbox-cancel]")).click();
+        wait(d -> d.findElements(By.cssSelector("[data-testid=inbox-task][data-id='" + id + "']")).isEmpty()
+                ? true : null);
+    }
+
+    @Test
+    void notification_settings_save_the_kinds_and_a_webhook_and_a_session_takes_a_preset() {
+        logIn();
+        visible("nav-settings").click();
+        WebElement waitFired = wait(ExpectedConditions.elementToBeClickable(
+                By.cssSelector("[data-testid=notification-kind][data-kind=wait_fired]")));
+        assertThat(waitFired.isSelected()).as("off by default").isFalse();
+        waitFired.click();
+        byTestId("notification-webhook").sendKeys("ftp://example.com/hook");
+        byTestId("notification-save").click();
+        wait(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector(".settings"), "webhookUrl"));
+        byTestId("notification-webhook").clear();
+        byTestId("notification-save").click();
+        wait(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector(".settings"), "Saved."));
+        chrome.navigate().refresh();
+        assertThat(wait(ExpectedConditions.elementToBeClickable(
+                By.cssSelector("[data-testid=notification-kind][data-kind=wait_fired]"))).isSelected()).isTrue();
+        chrome.findElement(By.cssSelector("[data-testid=notification-kind][data-kind=wait_fired]")).click();
+        byTestId("notification-save").click();
+        wait(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector(".settings"), "Saved."));
+
+        byTestId("new-session").click();
+        currentSession();
+        chrome.findElement(By.cssSelector("[data-testid=prompt-panel] summary")).click();
+        WebElement preset = visible("session-preset");
+        wait(d -> new org.openqa.selenium.support.ui.Select(preset).getOptions().size() > 1 ? true : null);
+        new org.openqa.selenium.support.ui.Select(preset).selectByValue("code");
+        byTestId("session-system-prompt").sendKeys("Answer in haiku.");
+        byTestId("session-system-prompt-save").click();
+        wait(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("[data-testid=prompt-panel] summary"),
+                "Prompt: code (own text)"));
+        chrome.navigate().refresh();
+        wait(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("[data-testid=prompt-panel] summary"),
+                "Prompt: code (own text)"));
+        chrome.findElement(By.cssSelector("[data-testid=prompt-panel] summary")).click();
+        assertThat(visible("session-system-prompt").getAttribute("value")).isEqualTo("Answer in haiku.");
+        assertThat(byTestId("context-files").getText()).contains("None");
     }
 
     /** Logs in as vic, who has no second factor: a TOTP code works once, and the tests log in many times. */
