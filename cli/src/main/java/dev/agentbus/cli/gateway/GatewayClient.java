@@ -77,7 +77,15 @@ public final class GatewayClient {
      * and, when {@code planFirst}, in plan-first mode.
      */
     public CreatedSession createSession(String title, String mode, boolean planFirst) {
+        return createSession(title, mode, planFirst, null);
+    }
+
+    /** As {@link #createSession(String, String, boolean)}, with the session's own model (null: the default). */
+    public CreatedSession createSession(String title, String mode, boolean planFirst, String model) {
         ObjectNode body = JSON.createObjectNode().put("title", title);
+        if (model != null) {
+            body.put("model", model);
+        }
         if (mode != null) {
             body.put("mode", mode);
         }
@@ -208,6 +216,12 @@ public final class GatewayClient {
     /** GET /api/v1/sessions/{id}: the session's {@code SessionDetails}, raw JSON. */
     public String session(String sessionId) {
         return send(request(sessionPath(sessionId)).GET().build(), sessionId).body();
+    }
+
+    /** GET /api/v1/models: the models the caller's model server (their own, else the team's) lists. */
+    public dev.agentbus.api.accounts.ModelList models() {
+        return read(send(request("/api/v1/models").header("Accept", "application/json").GET().build(), null),
+                dev.agentbus.api.accounts.ModelList.class);
     }
 
     /** GET /api/v1/memory: the caller's memory document. */
