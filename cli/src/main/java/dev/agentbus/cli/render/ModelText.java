@@ -17,6 +17,12 @@ public final class ModelText {
         return choice.unset() ? "back to the user's and the installation's" : describe(choice, "the default model");
     }
 
+    /** A session's own choice as the gateway shows it ({@code model.chosen} of the session view). */
+    public static String of(dev.agentbus.api.SessionModel.Settings chosen) {
+        return describe(new ModelChoice(chosen.model(), new Sampling(chosen.temperature(), chosen.topP(),
+                chosen.maxTokens())), "the default model");
+    }
+
     /** What a model call asked for. */
     public static String asked(ModelChoice asked) {
         return describe(asked, "the server's first model");
