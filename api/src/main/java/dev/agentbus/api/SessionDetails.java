@@ -36,6 +36,8 @@ import java.util.Map;
  * @param todos      the agent's todos, in the order added; empty when none
  * @param plan       the latest plan with its steps, their status and evidence; absent before the first
  * @param taskState  the batch job's checkpoint; absent before the first
+ * @param model      the session's own model and sampling, and what its latest model call asked for
+ *                   ({@link SessionModel}); absent when the session never chose one nor made a call that asked
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SessionDetails(String sessionId, String userId, String title, String status, long lastSeq,
@@ -46,7 +48,8 @@ public record SessionDetails(String sessionId, String userId, String title, Stri
                              String forkedFrom, long forkedAtSeq, String permissionMode,
                              List<PendingApproval> pendingApprovals, List<String> alwaysAllowed,
                              List<QueuedWhisper> queuedWhispers, Context context, boolean planFirst,
-                             List<PlanningView.Todo> todos, PlanningView.Plan plan, PlanningView.TaskState taskState) {
+                             List<PlanningView.Todo> todos, PlanningView.Plan plan, PlanningView.TaskState taskState,
+                             SessionModel model) {
 
     public static SessionDetails of(SessionState s) {
         PlanningView planning = PlanningView.of(s.planning());
@@ -59,7 +62,8 @@ public record SessionDetails(String sessionId, String userId, String title, Stri
                 s.lastAnswer(), s.lastError(), Shell.of(s.shell()), s.checkpoint(), s.forkedFrom(), s.forkedAtSeq(),
                 s.permissionMode().wireName(), s.pendingApprovals().stream().map(PendingApproval::of).toList(),
                 s.alwaysAllowed(), s.queuedWhispers().stream().map(QueuedWhisper::of).toList(),
-                Context.of(s.context()), planning.planFirst(), planning.todos(), planning.plan(), planning.taskState());
+                Context.of(s.context()), planning.planFirst(), planning.todos(), planning.plan(), planning.taskState(),
+                SessionModel.of(s.models()));
     }
 
     /** A person's note to the running turn ({@code POST /api/v1/sessions/{id}/whisper}), not yet given to the model. */

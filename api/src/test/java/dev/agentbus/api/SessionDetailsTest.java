@@ -2,7 +2,12 @@ package dev.agentbus.api;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentbus.events.Json;
+import dev.agentbus.events.models.ModelChoice;
+import dev.agentbus.events.models.Sampling;
+import dev.agentbus.events.session.SessionEvent;
 import org.junit.jupiter.api.Test;
+
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -88,5 +93,25 @@ class SessionDetailsTest {
 
         assertThat(read.messages().getFirst().kind()).isNull();
         assertThat(read.messages().getFirst().text()).isEqualTo("hi");
+    }
+
+    @Test
+    void a_sessions_own_model_and_what_its_last_call_asked_for_are_shown_and_absent_when_none() throws Exception {
+        var asked = new ModelChoice("big-model",
+                new Sampling(0.7, null, 4096));
+        var state = Histories.fold("ses-5", List.of(
+                new SessionEvent.SessionCreated("models"),
+                new SessionEvent.ModelSettingsChanged("big-model",
+                        new Sampling(0.7, null, null), "ada"),
+                new SessionEvent.UserMessagePosted("hi"),
+                new SessionEvent.ModelCallStarted("r1", 1, asked)));
+
+        var model = Json.mapper().readTree(ApiJson.write(SessionDetails.of(state))).get("model");
+
+        assertThat(model.toString()).isEqualTo("{\"chosen\":{\"model\":\"big-model\",\"temperature\":0.7},"
+                + "\"changedBy\":\"ada\",\"lastCall\":{\"model\":\"big-model\",\"temperature\":0.7,"
+                + "\"maxTokens\":4096}}");
+        assertThat(Json.mapper().readTree(ApiJson.write(SessionDetails.of(Histories.waiting()))).has("model"))
+                .isFalse();
     }
 }

@@ -57,6 +57,9 @@ public final class Samples {
         if (raw == boolean.class || raw == Boolean.class) {
             return true;
         }
+        if (raw == double.class || raw == Double.class) {
+            return 0.25 + index / 100.0;
+        }
         if (raw == Instant.class) {
             return BASE_TIME.plusSeconds(index);
         }

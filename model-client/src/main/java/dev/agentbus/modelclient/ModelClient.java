@@ -95,11 +95,22 @@ public final class ModelClient implements AutoCloseable {
      */
     public ModelReply complete(List<ChatMessage> messages, List<ToolDefinition> tools, DeltaListener listener)
             throws ModelCallException {
+        return complete(CallSettings.NONE, messages, tools, listener);
+    }
+
+    /**
+     * As {@link #complete(List, List, DeltaListener)}, with this call's own model and sampling: a session's choice.
+     *
+     * @param call what differs from the client's settings ({@link CallSettings#NONE}: nothing)
+     */
+    public ModelReply complete(CallSettings call, List<ChatMessage> messages, List<ToolDefinition> tools,
+                               DeltaListener listener) throws ModelCallException {
         Objects.requireNonNull(messages, "messages");
+        CallSettings own = call == null ? CallSettings.NONE : call;
         List<ToolDefinition> toolList = tools == null ? List.of() : tools;
         DeltaListener deltas = listener == null ? DeltaListener.NONE : listener;
-        String model = resolveModel();
-        byte[] body = requests.write(model, settings, messages, toolList);
+        String model = own.model() != null ? own.model() : resolveModel();
+        byte[] body = requests.write(model, settings, own, messages, toolList);
         HttpRequest.Builder request = request("/chat/completions")
                 .header("Content-Type", "application/json")
                 .header("Accept", settings.stream() ? "text/event-stream" : "application/json")

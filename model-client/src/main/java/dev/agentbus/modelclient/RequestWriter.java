@@ -31,16 +31,30 @@ final class RequestWriter {
      *                                  sent
      */
     byte[] write(String model, ModelSettings settings, List<ChatMessage> messages, List<ToolDefinition> tools) {
+        return write(model, settings, CallSettings.NONE, messages, tools);
+    }
+
+    /**
+     * @param call this call's own sampling: each field set wins over {@code settings}; {@code top_p} is only sent
+     *             when the call sets it (servers differ in their default, and most users never choose one)
+     */
+    byte[] write(String model, ModelSettings settings, CallSettings call, List<ChatMessage> messages,
+                 List<ToolDefinition> tools) {
         String toolsJson = tools.isEmpty() ? null : toolsJson(tools);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(4096);
         try (JsonGenerator g = FACTORY.createGenerator(bytes)) {
             g.writeStartObject();
             g.writeStringField("model", model);
-            g.writeNumberField("temperature", settings.temperature());
-            if (settings.maxTokens() > 0) {
+            g.writeNumberField("temperature", call.temperature() != null ? call.temperature()
+                    : settings.temperature());
+            if (call.topP() != null) {
+                g.writeNumberField("top_p", call.topP());
+            }
+            int maxTokens = call.maxTokens() != null ? call.maxTokens() : settings.maxTokens();
+            if (maxTokens > 0) {
                 // max_tokens, not max_completion_tokens: the local servers this project targets (LM Studio,
                 // Ollama, llama.cpp, vLLM) all understand the older name; not all know the newer one.
-                g.writeNumberField("max_tokens", settings.maxTokens());
+                g.writeNumberField("max_tokens", maxTokens);
             }
             g.writeArrayFieldStart("messages");
             for (ChatMessage message : messages) {

@@ -272,6 +272,21 @@ class ModelClientTest {
         assertThat(server.modelListRequestCount()).isZero();
     }
 
+    @Test
+    void a_calls_own_model_and_sampling_reach_the_server_without_listing_models() throws Exception {
+        server.replyText("ok");
+        ModelClient client = client(ModelSettings.of(server.baseUrl(), ""));
+
+        client.complete(new CallSettings("session-model", 1.1, 0.9, 321), HELLO, List.of(), null);
+
+        JsonNode sent = server.lastRequest();
+        assertThat(sent.path("model").asText()).isEqualTo("session-model");
+        assertThat(sent.path("temperature").asDouble()).isEqualTo(1.1);
+        assertThat(sent.path("top_p").asDouble()).isEqualTo(0.9);
+        assertThat(sent.path("max_tokens").asInt()).isEqualTo(321);
+        assertThat(server.modelListRequestCount()).as("a named model needs no list").isZero();
+    }
+
     // ---------------------------------------------------------------- failures
 
     @ParameterizedTest(name = "stream={0}")

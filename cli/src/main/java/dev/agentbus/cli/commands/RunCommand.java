@@ -8,6 +8,9 @@ import dev.agentbus.cli.gateway.GatewayException;
 import dev.agentbus.cli.render.Text;
 import dev.agentbus.cli.turn.TurnRunner;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
@@ -46,11 +49,23 @@ public final class RunCommand implements Callable<Integer> {
             + "(asked here) before it uses any other tool.", "Answer y to approve, n to reject, or type what to change."})
     boolean plan;
 
+    @Option(names = "--model", paramLabel = "NAME", description = {"The new session's own model (see agentbus models); "
+            + "default: yours, else the installation's.", "Not with --session: an existing session's model is changed "
+            + "with PUT /api/v1/sessions/{id}/model."})
+    String model;
+
+    @Spec
+    CommandSpec spec;
+
     @Override
     public Integer call() {
         Printer printer = cli.printer();
         GatewayClient gateway = cli.gateway();
 
+        if (sessionId != null && model != null) {
+            throw new ParameterException(spec.commandLine(), "--model names the model of a new session; it cannot be "
+                    + "used with --session");
+        }
         String session;
         long after;
         if (sessionId != null) {
@@ -58,7 +73,7 @@ public final class RunCommand implements Callable<Integer> {
             after = TurnRunner.lastSeq(gateway, sessionId);
             session = sessionId;
         } else {
-            session = TurnRunner.createSession(gateway, title != null ? title : Text.oneLine(task, 60), plan);
+            session = TurnRunner.createSession(gateway, title != null ? title : Text.oneLine(task, 60), plan, model);
             after = 0; // a new session: its whole log is this turn (session.created first)
         }
         if (!quiet) {

@@ -77,7 +77,15 @@ public final class GatewayClient {
      * and, when {@code planFirst}, in plan-first mode.
      */
     public CreatedSession createSession(String title, String mode, boolean planFirst) {
+        return createSession(title, mode, planFirst, null);
+    }
+
+    /** As {@link #createSession(String, String, boolean)}, with the session's own model (null: the default). */
+    public CreatedSession createSession(String title, String mode, boolean planFirst, String model) {
         ObjectNode body = JSON.createObjectNode().put("title", title);
+        if (model != null) {
+            body.put("model", model);
+        }
         if (mode != null) {
             body.put("mode", mode);
         }
@@ -237,6 +245,12 @@ public final class GatewayClient {
     public long markNotificationsRead(long upTo) {
         return json(send(post("/api/v1/me/notifications/read", JSON.createObjectNode().put("upTo", upTo)), null))
                 .path("unread").asLong();
+    }
+
+    /** GET /api/v1/models: the models the caller's model server (their own, else the team's) lists. */
+    public dev.agentbus.api.accounts.ModelList models() {
+        return read(send(request("/api/v1/models").header("Accept", "application/json").GET().build(), null),
+                dev.agentbus.api.accounts.ModelList.class);
     }
 
     /** GET /api/v1/memory: the caller's memory document. */

@@ -55,6 +55,11 @@ public final class SessionView {
         } else {
             field("tokens", "0 prompt · 0 completion · 0 total");
         }
+        // The session's own model and sampling, when it chose any (else the user's and the installation's apply).
+        if (s.model() != null && s.model().chosen() != null) {
+            field("model", ModelText.of(s.model().chosen())
+                    + (s.model().changedBy() == null ? "" : p.dim(" · chosen by " + s.model().changedBy())));
+        }
         SessionDetails.PendingWait wait = s.pendingWait();
         if (wait != null) {
             field("waiting", "until " + Text.localTime(wait.until())

@@ -292,6 +292,11 @@ public final class TurnRenderer implements SessionStream.Listener {
                             ? (set.preset() == null ? "the installation's" : "") : "the session's own")));
                 }
             }
+            case SessionEvent.ModelSettingsChanged chosen -> {
+                if (!quiet) {
+                    printer.println(printer.dim("model: " + ModelText.chosen(chosen.model(), chosen.sampling())));
+                }
+            }
             case SessionEvent.ContextFilesLoaded files -> {
                 if (!quiet) {
                     printer.println(printer.dim("context files: " + (files.files().isEmpty() ? "none"

@@ -1,6 +1,7 @@
 package dev.agentbus.cli.replay;
 
 import dev.agentbus.cli.Printer;
+import dev.agentbus.cli.render.ModelText;
 import dev.agentbus.cli.render.Text;
 import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.session.SessionEvent;
@@ -101,7 +102,8 @@ public final class Timeline {
             case UserMessagePosted m -> block(head, p.green("you ▸ "), m.text());
             case MemoryAttached m -> line(head, p.dim("memory v" + m.version() + " attached ("
                     + Text.lines(m.content()).size() + " lines)"));
-            case ModelCallStarted m -> line(head, p.dim("model call " + m.iteration() + " started"));
+            case ModelCallStarted m -> line(head, p.dim("model call " + m.iteration() + " started"
+                    + (m.asked() == null ? "" : ": " + ModelText.asked(m.asked()))));
             case ModelCallCompleted m -> modelAnswer(head, m, before);
             case ModelCallFailed f -> line(head, p.red("✗ model call failed: ") + Text.oneLine(f.message(), WIDTH));
             case ToolCallRequested r -> line(head, p.cyan("→ " + r.name()) + " "
@@ -159,6 +161,9 @@ public final class Timeline {
                     + (s.systemPrompt() == null ? (s.preset() == null ? " back to the installation's" : "")
                     : " " + quoted(Text.oneLine(s.systemPrompt(), WIDTH)))
                     + p.dim(s.setBy() == null ? "" : " set by " + s.setBy()));
+            case SessionEvent.ModelSettingsChanged m -> line(head, p.bold("model") + " "
+                    + ModelText.chosen(m.model(), m.sampling()) + p.dim(m.changedBy() == null ? "" : " chosen by "
+                    + m.changedBy()));
             case SessionEvent.ContextFilesLoaded f -> line(head, p.dim("context files: " + (f.files().isEmpty()
                     ? "none" : String.join(", ", f.files().stream().map(x -> x.name() + " ("
                     + x.content().length() + " chars" + (x.truncated() ? ", cut" : "") + ")").toList()))));

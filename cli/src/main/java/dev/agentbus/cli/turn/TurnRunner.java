@@ -94,7 +94,17 @@ public final class TurnRunner {
 
     /** {@link #createSession(GatewayClient, String)} with a permission mode (null: the default), plan-first or not. */
     public static String createSession(GatewayClient gateway, String title, String mode, boolean planFirst) {
-        CreatedSession created = gateway.createSession(title, mode, planFirst);
+        return createSession(gateway, title, mode, planFirst, null);
+    }
+
+    /** {@link #createSession(GatewayClient, String, boolean)} with the session's own model (null: the default). */
+    public static String createSession(GatewayClient gateway, String title, boolean planFirst, String model) {
+        return createSession(gateway, title, null, planFirst, model);
+    }
+
+    private static String createSession(GatewayClient gateway, String title, String mode, boolean planFirst,
+                                        String model) {
+        CreatedSession created = gateway.createSession(title, mode, planFirst, model);
         if (created.isPending()) {
             throw new GatewayException(GatewayException.Kind.HTTP, 202, "the gateway accepted session "
                     + created.id() + " but no orchestrator has created it within 10 s; is an orchestrator running?");

@@ -130,6 +130,19 @@ class InspectCommandsTest extends OnFakeGateway {
     }
 
     @Test
+    void show_says_the_sessions_own_model_and_who_chose_it() throws Exception {
+        List<EventEnvelope> log = List.of(at(1, new SessionEvent.SessionCreated("models")),
+                at(2, new SessionEvent.ModelSettingsChanged("big-model",
+                        new dev.agentbus.events.models.Sampling(0.7, null, 2048), "ada")));
+        gateway.json("GET", "/api/v1/sessions/s1", 200,
+                dev.agentbus.api.ApiJson.write(dev.agentbus.api.SessionDetails.of(SessionFold.fold("s1", log))));
+
+        assertThat(cli.run("show", "s1")).isZero();
+
+        assertThat(cli.out()).contains("model    big-model, temperature 0.7, max 2048 tokens · chosen by ada");
+    }
+
+    @Test
     void show_json_prints_the_state_as_sent() {
         gateway.json("GET", "/api/v1/sessions/s1", 200, "{\"sessionId\":\"s1\",\"status\":\"IDLE\"}");
         assertThat(cli.run("show", "--json", "s1")).isZero();

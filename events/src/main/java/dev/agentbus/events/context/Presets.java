@@ -23,11 +23,11 @@ public final class Presets {
                     Mode: coding agent, working with {user}. Read the code before changing it and follow the \
                     project's conventions. Plan briefly, then make small, reviewable changes; run the build or the \
                     tests after each one and fix what fails before going on. Prefer editing files to rewriting them. \
-                    Finish with what changed, how it was tested, and what is left."""),
+                    Finish with what changed, how it was tested, and what is left.""", 0.2),
             new Preset("write", "Writing workshop", "Draft and revise prose with attention to craft.", """
                     Mode: writing workshop. Write clear, concrete prose with a voice that suits the reader. Ask what \
                     the piece is for when that is unclear. Draft, then revise for structure, rhythm and word choice; \
-                    keep drafts as files in the workspace so each revision can be compared."""),
+                    keep drafts as files in the workspace so each revision can be compared.""", 0.8),
             new Preset("analyze", "Strategic analyst", "Structure a question with explicit frameworks and numbers.", """
                     Mode: strategic analysis ({date}). Break the question into its parts, name the framework you \
                     use and why, separate facts from assumptions, and quantify where you can (show the arithmetic, \

@@ -2,6 +2,7 @@ package dev.agentbus.events.input;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentbus.events.WireType;
+import dev.agentbus.events.models.Sampling;
 import dev.agentbus.events.session.ApprovalDecision;
 import dev.agentbus.events.session.ContextFile;
 import dev.agentbus.events.session.PromptMeasure;
@@ -25,11 +26,18 @@ public sealed interface SessionInput {
      * for; null takes the installation's default ({@code agentbus.agent.permission-mode}). {@code preset} and
      * {@code systemPrompt} give the session its own system prompt (null: the installation's). {@code planFirst} asks
      * for plan-first mode: no tool other than the planning tools runs before the user approved a plan (absent in
-     * older inputs: false).
+     * older inputs: false). {@code model} and {@code sampling} are the session's own model and sampling (null: the
+     * user's or the installation's).
      */
     @WireType("create_session.v1")
-    record CreateSession(String title, PermissionMode mode, String preset, String systemPrompt, boolean planFirst)
+    record CreateSession(String title, PermissionMode mode, String preset, String systemPrompt, boolean planFirst,
+                         String model, Sampling sampling)
             implements SessionInput {
+        public CreateSession(String title, PermissionMode mode, String preset, String systemPrompt,
+                             boolean planFirst) {
+            this(title, mode, preset, systemPrompt, planFirst, null, null);
+        }
+
         public CreateSession(String title) {
             this(title, null, null, null, false);
         }
@@ -45,6 +53,15 @@ public sealed interface SessionInput {
         public CreateSession(String title, PermissionMode mode, boolean planFirst) {
             this(title, mode, null, null, planFirst);
         }
+    }
+
+    /**
+     * Written by the gateway when a person chooses a session's own model and sampling ({@code PUT
+     * /api/v1/sessions/{id}/model}). It replaces the session's previous choice (both null: back to the user's and the
+     * installation's). Taken at any time, also while a turn runs; it applies from the next model call.
+     */
+    @WireType("set_session_model.v1")
+    record SetSessionModel(String model, Sampling sampling) implements SessionInput {
     }
 
     /** Written by the gateway when a person sets a session's permission mode; taken at any time. */

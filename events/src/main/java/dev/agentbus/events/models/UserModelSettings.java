@@ -12,9 +12,21 @@ import java.time.Instant;
  * @param sealedApiKey the API key sealed with the installation's secret key (AES-256-GCM, bound to the user id),
  *                     so the topic never holds it in the clear; null: no key
  * @param version      1, 2, 3 … per user, so a writer can wait for its own change
+ * @param sampling     the user's temperature, top-p and token limit; null or unset fields (all of them in records
+ *                     written before sampling could be set): the installation's
  */
 public record UserModelSettings(String userId, String baseUrl, String model, String sealedApiKey, long version,
-                                Instant updatedAt) {
+                                Instant updatedAt, Sampling sampling) {
+
+    public UserModelSettings {
+        sampling = sampling == null ? Sampling.NONE : sampling;
+    }
+
+    /** Without sampling of the user's own: as written before it could be set. */
+    public UserModelSettings(String userId, String baseUrl, String model, String sealedApiKey, long version,
+                             Instant updatedAt) {
+        this(userId, baseUrl, model, sealedApiKey, version, updatedAt, Sampling.NONE);
+    }
 
     public boolean hasApiKey() {
         return sealedApiKey != null && !sealedApiKey.isBlank();

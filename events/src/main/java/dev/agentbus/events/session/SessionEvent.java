@@ -2,6 +2,8 @@ package dev.agentbus.events.session;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentbus.events.WireType;
+import dev.agentbus.events.models.ModelChoice;
+import dev.agentbus.events.models.Sampling;
 import dev.agentbus.events.planning.TodoStatus;
 import dev.agentbus.events.state.SessionState;
 import dev.agentbus.events.tools.Risk;
@@ -122,9 +124,28 @@ public sealed interface SessionEvent {
     record MemoryAttached(String content, long version) implements SessionEvent {
     }
 
-    /** Emitted by the orchestrator just before it calls the model; iteration counts model calls in the turn. */
+    /**
+     * Emitted by the orchestrator just before it calls the model; iteration counts model calls in the turn.
+     * {@code asked} is the model and sampling the call asks for, decided from the session's choice, its preset's
+     * temperature, the user's settings and the installation's (in that order), so a replay knows what was asked; a
+     * null model means the server's first, a null sampling field is not sent. Absent in logs written before models
+     * could be chosen per session.
+     */
     @WireType("model_call.started.v1")
-    record ModelCallStarted(String requestId, int iteration) implements SessionEvent {
+    record ModelCallStarted(String requestId, int iteration, ModelChoice asked) implements SessionEvent {
+        public ModelCallStarted(String requestId, int iteration) {
+            this(requestId, iteration, null);
+        }
+    }
+
+    /**
+     * Emitted by the orchestrator when the session's own model and sampling are chosen: at creation ({@code "model"},
+     * {@code "sampling"}) or later ({@code set_session_model.v1}), at any time, also while a turn runs; it applies
+     * from the next model call. It replaces the session's previous choice; fields left null fall back to the preset,
+     * the user's and the installation's. {@code changedBy} is the user who chose it.
+     */
+    @WireType("model_settings.changed.v1")
+    record ModelSettingsChanged(String model, Sampling sampling, String changedBy) implements SessionEvent {
     }
 
     /**

@@ -21,6 +21,7 @@ import dev.agentbus.events.session.SessionEvent.MemoryAttached;
 import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ModelCallFailed;
 import dev.agentbus.events.session.SessionEvent.ModelCallStarted;
+import dev.agentbus.events.session.SessionEvent.ModelSettingsChanged;
 import dev.agentbus.events.session.SessionEvent.NotificationPosted;
 import dev.agentbus.events.session.SessionEvent.PlanningEvent;
 import dev.agentbus.events.planning.Planning;
@@ -153,6 +154,7 @@ public final class SessionFold {
                 b.memoryVersion = m.version();
             }
             case ModelCallStarted m -> {
+                b.models = ModelFold.asked(b.models, m);
                 if (b.turn != null) {
                     b.turn = b.turn.with(m.iteration(), m.requestId(), b.turn.openToolCalls());
                 }
@@ -272,6 +274,7 @@ public final class SessionFold {
             case NotificationPosted n -> {
                 // For the people following the session, not for the model: no state of its own.
             }
+            case ModelSettingsChanged m -> b.models = ModelFold.chosen(b.models, m);
             case SystemPromptChanged p -> b.context = ContextFold.systemPromptSet(b.context, p);
             case ContextFilesLoaded f -> b.context = ContextFold.filesLoaded(b.context, f);
             case ContextCompactionRequested r ->
@@ -331,6 +334,7 @@ public final class SessionFold {
         b.queuedWhispers = List.of();
         b.context = ContextFold.forked(from.context());
         b.planning = PlanningFold.turnEnded(from.planning());
+        b.models = ModelFold.forked(from.models());
         for (ToolCallView view : List.copyOf(b.toolCalls.values())) {
             if (view.status() != ToolCallView.Status.COMPLETED) {
                 String why = "not run: the session was forked before this call was answered";
@@ -379,6 +383,7 @@ public final class SessionFold {
         List<QueuedWhisper> queuedWhispers;
         ContextState context;
         Planning planning;
+        ModelState models;
 
         Builder(SessionState s) {
             sessionId = s.sessionId();
@@ -412,13 +417,14 @@ public final class SessionFold {
             queuedWhispers = s.queuedWhispers();
             context = s.context();
             planning = s.planning();
+            models = s.models();
         }
 
         SessionState build() {
             return new SessionState(sessionId, userId, title, status, lastSeq, createdAt, updatedAt, messages,
                     toolCalls, usage, modelCalls, turns, turn, pendingWait, memory, memoryVersion, lastModel, lastOutcome,
                     lastAnswer, lastError, shell, checkpoint, forkedFrom, forkedAtSeq, permissionMode, pendingApprovals,
-                    alwaysAllowed, queuedWhispers, context, planning);
+                    alwaysAllowed, queuedWhispers, context, planning, models);
         }
     }
 }

@@ -35,6 +35,8 @@ import java.util.Optional;
  *                   context gauge and the summary of compacted messages ({@link ContextState})
  * @param planning   plan-first mode, the todos, the plan and the batch job's checkpoint; left out of the JSON while it
  *                   is {@link Planning#NONE}, so the state of a session that never planned reads as it did before
+ * @param models     the session's own model and sampling, and what the latest model call asked for; left out of the
+ *                   JSON while it is {@link ModelState#NONE}
  */
 public record SessionState(String sessionId, String userId, String title, SessionStatus status, long lastSeq,
                            Instant createdAt, Instant updatedAt, List<Message> messages,
@@ -45,7 +47,9 @@ public record SessionState(String sessionId, String userId, String title, Sessio
                            List<PendingApproval> pendingApprovals, List<String> alwaysAllowed,
                            List<QueuedWhisper> queuedWhispers, ContextState context,
                            @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = Planning.IsNone.class)
-                           Planning planning) {
+                           Planning planning,
+                           @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = ModelState.IsNone.class)
+                           ModelState models) {
 
     /**
      * Both collections become immutable, structurally shared ones: the fold's own ({@link AppendOnlyList},
@@ -63,6 +67,22 @@ public record SessionState(String sessionId, String userId, String title, Sessio
         // A state written before the context existed (an old snapshot or fork) has an empty one.
         context = context == null ? ContextState.EMPTY : context;
         planning = planning == null ? Planning.NONE : planning;
+        models = models == null ? ModelState.NONE : models;
+    }
+
+    /** As written before models could be chosen per session: with none chosen. */
+    public SessionState(String sessionId, String userId, String title, SessionStatus status, long lastSeq,
+                        Instant createdAt, Instant updatedAt, List<Message> messages,
+                        Map<String, ToolCallView> toolCalls, TokenUsage usage, int modelCalls, int turns,
+                        Turn turn, PendingWait pendingWait, String memory, long memoryVersion, String lastModel,
+                        TurnOutcome lastOutcome, String lastAnswer, String lastError, ShellState shell,
+                        String checkpoint, String forkedFrom, long forkedAtSeq, PermissionMode permissionMode,
+                        List<PendingApproval> pendingApprovals, List<String> alwaysAllowed,
+                        List<QueuedWhisper> queuedWhispers, ContextState context, Planning planning) {
+        this(sessionId, userId, title, status, lastSeq, createdAt, updatedAt, messages, toolCalls, usage, modelCalls,
+                turns, turn, pendingWait, memory, memoryVersion, lastModel, lastOutcome, lastAnswer, lastError, shell,
+                checkpoint, forkedFrom, forkedAtSeq, permissionMode, pendingApprovals, alwaysAllowed, queuedWhispers,
+                context, planning, ModelState.NONE);
     }
 
     /** As written before the context and planning existed: with empty ones. */
@@ -84,7 +104,7 @@ public record SessionState(String sessionId, String userId, String title, Sessio
     public static SessionState initial(String sessionId) {
         return new SessionState(sessionId, null, null, SessionStatus.NEW, 0, null, null, List.of(), Map.of(),
                 TokenUsage.ZERO, 0, 0, null, null, "", 0, null, null, null, null, null, null, null, 0, PermissionMode.AUTO,
-                List.of(), List.of(), List.of(), ContextState.EMPTY, Planning.NONE);
+                List.of(), List.of(), List.of(), ContextState.EMPTY, Planning.NONE, ModelState.NONE);
     }
 
     /** Created and not deleted: a session anyone may see or send to. */

@@ -669,6 +669,6 @@ class SessionFoldTest {
                 s.toolCalls(), s.usage(), s.modelCalls(), s.turns(), s.turn(), s.pendingWait(), s.memory(),
                 s.memoryVersion(), s.lastModel(), s.lastOutcome(), s.lastAnswer(), s.lastError(), s.shell(), s.checkpoint(),
                 s.forkedFrom(), s.forkedAtSeq(), s.permissionMode(), s.pendingApprovals(), s.alwaysAllowed(), s.queuedWhispers(),
-                s.context(), s.planning());
+                s.context(), s.planning(), s.models());
     }
 }

@@ -4,6 +4,9 @@ import dev.agentbus.api.AcceptedInput;
 import dev.agentbus.api.ApiJson;
 import dev.agentbus.api.CreatedSession;
 import dev.agentbus.api.SessionDetails;
+import dev.agentbus.events.models.ModelChoice;
+import dev.agentbus.events.models.Sampling;
+import dev.agentbus.gateway.models.SamplingRequest;
 import dev.agentbus.api.SessionListEntry;
 import dev.agentbus.events.codec.EventCodec;
 import dev.agentbus.events.input.SessionInput;
@@ -57,9 +60,12 @@ class SessionsController {
      * {@code mode}: the session's permission mode (auto, normal or manual); absent for the installation default.
      * {@code preset} and {@code systemPrompt}: the session's own system prompt (docs/api.md#context); absent for the
      * installation's. {@code planFirst}: plan-first mode, tools wait for a plan the user approved; absent for off.
+     * {@code model} and {@code sampling}: the session's own model and sampling (docs/api.md#models); absent for the
+     * user's and the installation's.
      */
     public record CreateSessionRequest(@Nullable String title, @Nullable String mode, @Nullable String preset,
-                                       @Nullable String systemPrompt, @Nullable Boolean planFirst) {
+                                       @Nullable String systemPrompt, @Nullable Boolean planFirst,
+                                       @Nullable String model, @Nullable SamplingRequest sampling) {
     }
 
     public record PostMessageRequest(@Nullable String text) {
@@ -81,7 +87,10 @@ class SessionsController {
         String preset = SystemPrompts.check(body == null ? null : body.preset(), systemPrompt);
         String id = UUID.randomUUID().toString();
         boolean planFirst = body != null && Boolean.TRUE.equals(body.planFirst());
-        inputs.send(id, userOf(request), new SessionInput.CreateSession(title, mode, preset, systemPrompt, planFirst));
+        ModelChoice model = SamplingRequest.check(body == null ? null : body.model(),
+                body == null ? null : body.sampling());
+        inputs.send(id, userOf(request), new SessionInput.CreateSession(title, mode, preset, systemPrompt, planFirst,
+                model.model(), Sampling.orNull(model.sampling())));
         // Answer 201 once the session is in the log, so a client's next request finds it. If the orchestrator is
         // slow or down the request is still durable: 202, and the session appears when the orchestrator runs.
         if (directory.awaitSession(id, Duration.ofSeconds(10))) {

@@ -57,6 +57,7 @@ class IsolationIT {
     static String aliceLoginId;
     static Client alice;
     static Client bob;
+    static dev.agentbus.testkit.model.ScriptedModelServer modelServer;
 
     /** How Bob's request to a route should be answered. */
     enum Expect {
@@ -83,8 +84,10 @@ class IsolationIT {
         broker.start();
         KafkaSettings kafka = new KafkaSettings(broker.bootstrapServers(), 3, "0");
         TopicAdmin.ensureTopics(kafka);
+        // A model server, so GET /api/v1/models has one to list (without it the route answers 502, as it should).
+        modelServer = dev.agentbus.testkit.model.ScriptedModelServer.start();
         gateway = new TestGateway(broker.bootstrapServers(), dir.resolve("gw"), TestPostgres.newDatabase(),
-                Map.of("agentbus.admin-password", AccountsIT.ADMIN_PASSWORD));
+                Map.of("agentbus.admin-password", AccountsIT.ADMIN_PASSWORD, "llm.url", modelServer.baseUrl()));
         url = gateway.url();
         AccountsIT.url = url;
         alice = newUser("alice");
@@ -137,6 +140,9 @@ class IsolationIT {
         if (gateway != null) {
             gateway.close();
         }
+        if (modelServer != null) {
+            modelServer.close();
+        }
         broker.close();
     }
 
@@ -177,6 +183,8 @@ class IsolationIT {
                 "/api/v1/sessions/" + aliceAwaiting + "/approvals/c2", Map.of("decision", "approve")));
         p.put("PUT /api/v1/sessions/{id}/title", Probe.of(Expect.NOT_FOUND, "PUT", s + "/title",
                 Map.of("title", "Bob was here")));
+        p.put("PUT /api/v1/sessions/{id}/model", Probe.of(Expect.NOT_FOUND, "PUT", s + "/model",
+                Map.of("model", "bobs-model")));
         // A turn that is really under way, so a whisper would be taken; a bad body is 404 too.
         p.put("POST /api/v1/sessions/{id}/whisper", Probe.of(Expect.NOT_FOUND, "POST",
                 "/api/v1/sessions/" + aliceAwaiting + "/whisper", Map.of("text", "psst")));
@@ -284,6 +292,7 @@ class IsolationIT {
         p.put("GET /ws", Probe.of(Expect.CALLERS_OWN, "GET", "/ws?session=" + aliceSession, null));
         p.put("GET /v1/models", Probe.of(Expect.CALLERS_OWN, "GET", "/v1/models", null));
         p.put("GET /api/v1/me/model", Probe.of(Expect.CALLERS_OWN, "GET", "/api/v1/me/model", null));
+        p.put("GET /api/v1/models", Probe.of(Expect.CALLERS_OWN, "GET", "/api/v1/models", null));
         p.put("PUT /api/v1/me/model", Probe.of(Expect.CALLERS_OWN, "PUT", "/api/v1/me/model",
                 Map.of("baseUrl", "http://127.0.0.1:9/v1", "apiKey", "sk-bob")));
         p.put("DELETE /api/v1/me/model", Probe.of(Expect.CALLERS_OWN, "DELETE", "/api/v1/me/model", null));

@@ -6,6 +6,7 @@ import dev.agentbus.events.codec.EventCodec;
 import dev.agentbus.events.input.InputEnvelope;
 import dev.agentbus.events.input.SessionInput;
 import dev.agentbus.events.input.SessionInput.CancelTurn;
+import dev.agentbus.events.input.SessionInput.SetSessionModel;
 import dev.agentbus.events.input.SessionInput.CompactContext;
 import dev.agentbus.events.input.SessionInput.RecordContextFiles;
 import dev.agentbus.events.input.SessionInput.RecordContextSummary;
@@ -48,6 +49,7 @@ import dev.agentbus.events.session.SessionEvent.WhisperQueued;
 import dev.agentbus.events.session.SessionEvent.MemoryAttached;
 import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ModelCallFailed;
+import dev.agentbus.events.models.Sampling;
 import dev.agentbus.events.session.SessionEvent.ModelCallStarted;
 import dev.agentbus.events.session.SessionEvent.NotificationPosted;
 import dev.agentbus.events.session.SessionEvent.PlanFirstChanged;
@@ -74,6 +76,7 @@ import dev.agentbus.events.tools.ToolCatalog;
 import dev.agentbus.events.tools.ToolSpec;
 
 import dev.agentbus.orchestrator.deciding.notifying.SendNotificationCall;
+import dev.agentbus.orchestrator.deciding.models.ModelChoices;
 import dev.agentbus.orchestrator.deciding.planning.PlanFirst;
 import dev.agentbus.orchestrator.deciding.planning.PlanningToolCalls;
 
@@ -125,6 +128,16 @@ public final class SessionDecider {
                 if (!blank(c.preset()) || !blank(c.systemPrompt())) {
                     // The session is created either way; a preset that does not exist is refused on its own.
                     setSystemPrompt(step, c.preset(), c.systemPrompt(), envelope.userId());
+                }
+                if (ModelChoices.chosen(c.model(), c.sampling())) {
+                    // Likewise: a model choice out of bounds is refused on its own, the session stays.
+                    chooseModel(step, c.model(), c.sampling(), envelope.userId());
+                }
+            }
+            case SetSessionModel m -> {
+                // Taken at any time, also mid-turn: the next model call asks for it (see Step.callModel).
+                if (!chooseModel(step, m.model(), m.sampling(), envelope.userId())) {
+                    return step.done();
                 }
             }
             case SetSystemPrompt p -> {
@@ -509,6 +522,17 @@ public final class SessionDecider {
         return true;
     }
 
+    /** Records the session's own model and sampling, or refuses them (false) with the reason. */
+    private static boolean chooseModel(Step step, String model, Sampling sampling, String by) {
+        ModelChoices.Result r = ModelChoices.choose(model, sampling, by);
+        if (r.refusal() != null) {
+            step.reject(r.refusal());
+            return false;
+        }
+        step.emit(r.event());
+        return true;
+    }
+
     private static boolean blank(String text) {
         return text == null || text.isBlank();
     }
@@ -749,7 +773,7 @@ public final class SessionDecider {
                 emit(new WhisperDelivered(w.whisperId()));
             }
             String requestId = ctx.ids().get();
-            emit(new ModelCallStarted(requestId, next));
+            emit(new ModelCallStarted(requestId, next, ModelChoices.asked(state, ctx.modelDefaults())));
             effects.add(new Effect.CallModel(input.sessionId(), requestId));
         }
 

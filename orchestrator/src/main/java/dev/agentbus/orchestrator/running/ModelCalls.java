@@ -12,6 +12,8 @@ import dev.agentbus.events.session.TokenUsage;
 import dev.agentbus.events.session.ToolCallSpec;
 import dev.agentbus.events.state.SessionState;
 import dev.agentbus.events.stream.StreamChunk;
+import dev.agentbus.events.models.ModelChoice;
+import dev.agentbus.modelclient.CallSettings;
 import dev.agentbus.modelclient.ChatMessage;
 import dev.agentbus.modelclient.ContextWindow;
 import dev.agentbus.modelclient.DeltaListener;
@@ -139,9 +141,11 @@ final class ModelCalls implements AutoCloseable {
         SessionInput outcome;
         try {
             ModelClient client = servers.forUser(state.userId());
-            List<ChatMessage> prompt = prompts.build(state, clock.instant(), client.settings().model().isBlank()
-                    ? state.lastModel() : client.settings().model());
-            ModelReply reply = client.complete(prompt, PromptBuilder.tools(),
+            CallSettings asked = asked(state);
+            String model = asked.model() != null ? asked.model()
+                    : client.settings().model().isBlank() ? state.lastModel() : client.settings().model();
+            List<ChatMessage> prompt = prompts.build(state, clock.instant(), model);
+            ModelReply reply = client.complete(asked, prompt, PromptBuilder.tools(),
                     new DeltaListener() {
                         @Override
                         public void onContent(String text) {
@@ -174,6 +178,20 @@ final class ModelCalls implements AutoCloseable {
             answers.answered(new InputEnvelope(UUID.randomUUID().toString(), sessionId, clock.instant(), requestId,
                     state.userId(), outcome), trace);
         }
+    }
+
+    /**
+     * What the decider recorded this call asks for ({@code model_call.started.v1}, folded into the state): the same
+     * when the call is made again after a crash. A call recorded before models could be chosen asks for nothing of
+     * its own: the client's settings apply, as they did then.
+     */
+    static CallSettings asked(SessionState state) {
+        ModelChoice asked = state.models().asked();
+        if (asked == null) {
+            return CallSettings.NONE;
+        }
+        return new CallSettings(asked.model(), asked.sampling().temperature(), asked.sampling().topP(),
+                asked.sampling().maxTokens());
     }
 
     /**

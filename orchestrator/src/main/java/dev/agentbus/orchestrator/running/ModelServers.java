@@ -1,6 +1,8 @@
 package dev.agentbus.orchestrator.running;
 
 import dev.agentbus.eventbus.secrets.SecretBox;
+import dev.agentbus.events.models.ModelChoice;
+import dev.agentbus.events.models.Sampling;
 import dev.agentbus.events.models.UserModelSettings;
 import dev.agentbus.modelclient.ModelCallException;
 import dev.agentbus.modelclient.ModelClient;
@@ -14,8 +16,9 @@ import java.util.function.Function;
 /**
  * Which model server a session's calls go to: the user's own ({@code agentbus.user-models}, set with {@code PUT
  * /api/v1/me/model}) when they have one, else the team's ({@code llm.*}). The user's key is opened here, just
- * before use, and never logged; sampling settings (temperature, token limit, time-out, retries, streaming) stay the
- * team's. One client per distinct server, model and key, kept while it is in use.
+ * before use, and never logged. Time-out, retries and streaming stay the team's; the model and sampling a call asks
+ * for are decided per call ({@link #defaultsFor} gives the decider the user's and the team's, and the call carries
+ * what was decided). One client per distinct server, model and key, kept while it is in use.
  */
 final class ModelServers implements AutoCloseable {
     private final ModelClient teams;
@@ -30,6 +33,21 @@ final class ModelServers implements AutoCloseable {
         this.teams = new ModelClient(defaults);
         this.userSettings = userSettings;
         this.secrets = secrets;
+    }
+
+    /**
+     * The model and sampling the user's calls get when neither the session nor its preset chooses: the user's settings
+     * over the installation's. With a server of their own the model is theirs (blank: that server's first), never the
+     * installation's, which names a model of another server.
+     */
+    ModelChoice defaultsFor(String userId) {
+        ModelChoice installation = new ModelChoice(defaults.model(), new Sampling(defaults.temperature(), null,
+                defaults.maxTokens() > 0 ? defaults.maxTokens() : null));
+        Optional<UserModelSettings> own = userId == null ? Optional.empty() : userSettings.apply(userId);
+        if (own.isEmpty()) {
+            return installation;
+        }
+        return new ModelChoice(own.get().model(), own.get().sampling().over(installation.sampling()));
     }
 
     /** @throws ModelCallException when the user's key cannot be opened: the call fails with a reason they can act on */

@@ -81,7 +81,7 @@ public class OrchestratorRuntime {
                 answers -> new ModelCalls(kafka, servers, prompts, Clock.systemUTC(), answers, context.window()),
                 userId -> memory.get(userId).orElse(MemoryDocument.empty(userId)), Clock.systemUTC(), maxIterations,
                 snapshotEvery, permissions.defaultMode(), permissions.approvalTimeout(), loopLimits,
-                new ContextLimits(context.compactAt(), context.keepRecentMessages()));
+                new ContextLimits(context.compactAt(), context.keepRecentMessages()), servers::defaultsFor);
         engine.start();
         LOG.info("orchestrator started: model server {}, model {}, max {} model calls per turn, {}, permission mode {} "
                         + "by default, approvals expire after {}, loop guards {}, {}",

@@ -13,6 +13,7 @@ import dev.agentbus.eventbus.processing.TransactionalProcessor;
 import dev.agentbus.events.codec.EventCodec;
 import dev.agentbus.events.codec.MalformedRecordException;
 import dev.agentbus.events.input.InputEnvelope;
+import dev.agentbus.events.models.ModelChoice;
 import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.session.SessionEvent;
 import dev.agentbus.events.state.SessionState;
@@ -79,6 +80,7 @@ final class SessionEngine implements Handler<InputEnvelope>, AutoCloseable {
     private final Duration approvalTimeout;
     private final LoopLimits loopLimits;
     private final ContextLimits contextLimits;
+    private final Function<String, ModelChoice> modelDefaults;
     private final SessionLogLoader loader;
     private final SnapshotWriter snapshots;
     private final TransactionalProcessor<InputEnvelope> processor;
@@ -104,6 +106,16 @@ final class SessionEngine implements Handler<InputEnvelope>, AutoCloseable {
     SessionEngine(KafkaSettings kafka, Function<ModelCalls.Answers, ModelCalls> modelCalls, MemoryLookup memory,
                   Clock clock, int maxIterations, int snapshotEvery, PermissionMode defaultMode,
                   Duration approvalTimeout, LoopLimits loopLimits, ContextLimits contextLimits) {
+        this(kafka, modelCalls, memory, clock, maxIterations, snapshotEvery, defaultMode, approvalTimeout, loopLimits,
+                contextLimits, userId -> ModelChoice.NONE);
+    }
+
+    /** @param modelDefaults the model and sampling of a user's calls where the session chooses none: user's over team's */
+    SessionEngine(KafkaSettings kafka, Function<ModelCalls.Answers, ModelCalls> modelCalls, MemoryLookup memory,
+                  Clock clock, int maxIterations, int snapshotEvery, PermissionMode defaultMode,
+                  Duration approvalTimeout, LoopLimits loopLimits, ContextLimits contextLimits,
+                  Function<String, ModelChoice> modelDefaults) {
+        this.modelDefaults = modelDefaults;
         this.contextLimits = contextLimits;
         this.loopLimits = loopLimits;
         this.modelCalls = modelCalls.apply(this::answered);
@@ -187,7 +199,7 @@ final class SessionEngine implements Handler<InputEnvelope>, AutoCloseable {
         try {
             decision = decider.decide(state, input,
                     new DecisionContext(now, maxIterations, memory.forUser(userId), () -> UUID.randomUUID().toString(),
-                            defaultMode, approvalTimeout, loopLimits, contextLimits));
+                            defaultMode, approvalTimeout, loopLimits, contextLimits, modelDefaults.apply(userId)));
             long seq = state.lastSeq();
             for (SessionEvent event : decision.events()) {
                 EventEnvelope envelope = new EventEnvelope(UUID.randomUUID().toString(), input.sessionId(), ++seq,

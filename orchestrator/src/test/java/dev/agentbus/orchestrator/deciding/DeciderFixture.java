@@ -3,6 +3,7 @@ package dev.agentbus.orchestrator.deciding;
 import dev.agentbus.events.input.InputEnvelope;
 import dev.agentbus.events.input.SessionInput;
 import dev.agentbus.events.memory.MemoryDocument;
+import dev.agentbus.events.models.ModelChoice;
 import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.session.PermissionMode;
 import dev.agentbus.events.session.SessionEvent;
@@ -33,6 +34,7 @@ final class DeciderFixture {
     private PermissionMode defaultMode = PermissionMode.AUTO;
     private LoopLimits loopLimits = LoopLimits.DEFAULTS;
     private ContextLimits contextLimits = ContextLimits.DEFAULTS;
+    private ModelChoice modelDefaults = ModelChoice.NONE;
 
     static DeciderFixture given(SessionEvent... events) {
         DeciderFixture f = new DeciderFixture();
@@ -65,7 +67,7 @@ final class DeciderFixture {
     Decision whenBy(String user, SessionInput input) {
         return decider.decide(state(), new InputEnvelope("input-1", SESSION, NOW, null, user, input),
                 new DecisionContext(NOW, maxIterations, memory, () -> "id-" + ids.incrementAndGet(), defaultMode,
-                        APPROVAL_TIMEOUT, loopLimits, contextLimits));
+                        APPROVAL_TIMEOUT, loopLimits, contextLimits, modelDefaults));
     }
 
     DeciderFixture withLoopLimits(LoopLimits limits) {
@@ -75,6 +77,12 @@ final class DeciderFixture {
 
     DeciderFixture withContextLimits(ContextLimits limits) {
         contextLimits = limits;
+        return this;
+    }
+
+    /** The user's model settings over the installation's, as the engine passes them for the session's user. */
+    DeciderFixture withModelDefaults(ModelChoice defaults) {
+        modelDefaults = defaults;
         return this;
     }
 
@@ -90,6 +98,6 @@ final class DeciderFixture {
     Decision when(SessionInput input) {
         return decider.decide(state(), new InputEnvelope("input-1", SESSION, NOW, null, USER, input),
                 new DecisionContext(NOW, maxIterations, memory, () -> "id-" + ids.incrementAndGet(), defaultMode,
-                        APPROVAL_TIMEOUT, loopLimits, contextLimits));
+                        APPROVAL_TIMEOUT, loopLimits, contextLimits, modelDefaults));
     }
 }

@@ -2,6 +2,8 @@ package dev.agentbus.orchestrator.running;
 
 import dev.agentbus.eventbus.secrets.SecretBox;
 import dev.agentbus.eventbus.secrets.SecretSettings;
+import dev.agentbus.events.models.ModelChoice;
+import dev.agentbus.events.models.Sampling;
 import dev.agentbus.events.models.UserModelSettings;
 import dev.agentbus.modelclient.ModelCallException;
 import dev.agentbus.modelclient.ModelClient;
@@ -59,5 +61,18 @@ class ModelServersTest {
 
         assertThatThrownBy(() -> servers.forUser("ada")).isInstanceOf(ModelCallException.class)
                 .hasMessageContaining("PUT /api/v1/me/model").hasMessageNotContaining("sk-ada");
+    }
+
+    @Test
+    void a_users_defaults_are_their_sampling_over_the_teams_and_their_own_servers_model_never_the_teams() {
+        ModelServers team = new ModelServers(ModelSettings.of("http://team.example:1234/v1", "team-model")
+                .withTemperature(0.2).withMaxTokens(4096), user -> Optional.ofNullable(topic.get(user)), BOX);
+        topic.put("ada", new UserModelSettings("ada", "https://ada.example/v1", "", null, 1, Instant.now(),
+                new Sampling(0.9, 0.5, null)));
+        try (team) {
+            assertThat(team.defaultsFor("bob")).isEqualTo(new ModelChoice("team-model", new Sampling(0.2, null, 4096)));
+            assertThat(team.defaultsFor("ada")).as("blank: the first model of ada's server")
+                    .isEqualTo(new ModelChoice(null, new Sampling(0.9, 0.5, 4096)));
+        }
     }
 }

@@ -3,9 +3,11 @@ package dev.agentbus.gateway.accounts.modelserver;
 import dev.agentbus.api.ApiJson;
 import dev.agentbus.api.accounts.ModelServer;
 import dev.agentbus.eventbus.secrets.SecretBox;
+import dev.agentbus.events.models.Sampling;
 import dev.agentbus.events.models.UserModelSettings;
 import dev.agentbus.gateway.accounts.auditing.AccountEvents;
 import dev.agentbus.gateway.errors.ApiException;
+import dev.agentbus.gateway.models.SamplingRequest;
 import dev.agentbus.gateway.readmodels.ReadModelDatabase;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
@@ -31,7 +33,8 @@ import static dev.agentbus.gateway.auth.Callers.addressOf;
 import static dev.agentbus.gateway.auth.Callers.userOf;
 
 /**
- * The caller's own model server: {@code PUT /api/v1/me/model} with {@code {"baseUrl","model"?,"apiKey"?}},
+ * The caller's own model server: {@code PUT /api/v1/me/model} with {@code {"baseUrl","model"?,"apiKey"?,
+ * "temperature"?,"topP"?,"maxTokens"?}} (the sampling fields left out: the installation's),
  * {@code GET} (never the key), {@code DELETE} (back to the team's). The key is sealed here, before it leaves the
  * gateway ({@link SecretBox}), and opened only by the orchestrator when it calls the server. {@code apiKey} left out
  * keeps the current key; {@code ""} removes it.
@@ -54,7 +57,9 @@ class ModelServerController {
         this.database = database;
     }
 
-    public record ModelServerRequest(@Nullable String baseUrl, @Nullable String model, @Nullable String apiKey) {
+    public record ModelServerRequest(@Nullable String baseUrl, @Nullable String model, @Nullable String apiKey,
+                                     @Nullable Double temperature, @Nullable Double topP,
+                                     @Nullable Integer maxTokens) {
     }
 
     @Get
@@ -76,17 +81,24 @@ class ModelServerController {
         if (body.apiKey() != null && body.apiKey().length() > MAX_KEY_CHARS) {
             throw ApiException.badRequest("apiKey must be at most " + MAX_KEY_CHARS + " characters");
         }
+        Sampling sampling = SamplingRequest.check(null,
+                new SamplingRequest(body.temperature(), body.topP(), body.maxTokens())).sampling();
         Optional<UserModelSettings> current = models.of(user);
         String sealed = body.apiKey() == null ? current.map(UserModelSettings::sealedApiKey).orElse(null)
                 : body.apiKey().isBlank() ? null : secrets.seal(body.apiKey().strip(), user);
         Instant now = clock.instant();
         UserModelSettings settings = new UserModelSettings(user, baseUrl, model, sealed,
-                current.map(UserModelSettings::version).orElse(0L) + 1, now);
+                current.map(UserModelSettings::version).orElse(0L) + 1, now, sampling);
         if (!models.put(settings)) {
             throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, "the change was written but not read back within "
                     + "10 s; it applies when Kafka catches up");
         }
-        audit(request, now, Map.of("baseUrl", baseUrl, "model", model, "hasApiKey", sealed != null));
+        Map<String, Object> audited = new java.util.LinkedHashMap<>(
+                Map.of("baseUrl", baseUrl, "model", model, "hasApiKey", sealed != null));
+        if (!sampling.unset()) {
+            audited.put("sampling", sampling);
+        }
+        audit(request, now, audited);
         return ApiJson.write(answer(Optional.of(settings)));
     }
 
@@ -139,7 +151,8 @@ class ModelServerController {
     }
 
     private static ModelServer answer(Optional<UserModelSettings> settings) {
-        return settings.map(s -> new ModelServer(true, s.baseUrl(), s.model(), s.hasApiKey(), s.updatedAt()))
-                .orElse(new ModelServer(false, null, null, false, null));
+        return settings.map(s -> new ModelServer(true, s.baseUrl(), s.model(), s.hasApiKey(), s.updatedAt(),
+                        s.sampling().temperature(), s.sampling().topP(), s.sampling().maxTokens()))
+                .orElse(new ModelServer(false, null, null, false, null, null, null, null));
     }
 }

@@ -129,6 +129,8 @@ final class AuditTrail {
             }
             case SessionEvent.SystemPromptChanged p -> {
             }
+            case SessionEvent.ModelSettingsChanged m -> {
+            }
             case SessionEvent.ContextFilesLoaded f -> {
             }
             case SessionEvent.ContextCompactionRequested r -> {

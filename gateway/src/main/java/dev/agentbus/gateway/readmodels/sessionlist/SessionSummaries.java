@@ -158,6 +158,8 @@ final class SessionSummaries {
             }
             case SessionEvent.SystemPromptChanged p -> {
             }
+            case SessionEvent.ModelSettingsChanged m -> {
+            }
             case SessionEvent.ContextFilesLoaded f -> {
             }
             case SessionEvent.ContextCompactionRequested r -> {

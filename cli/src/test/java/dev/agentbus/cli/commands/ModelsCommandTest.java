@@ -1,0 +1,77 @@
+package dev.agentbus.cli.commands;
+
+import dev.agentbus.cli.Events;
+import dev.agentbus.cli.FakeGateway;
+import dev.agentbus.cli.FakeGateway.SseScript;
+import dev.agentbus.cli.TestCli;
+import dev.agentbus.events.Json;
+import dev.agentbus.events.session.TurnOutcome;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code agentbus models} and {@code agentbus run --model}. */
+class ModelsCommandTest {
+    @TempDir
+    Path home;
+    FakeGateway gateway;
+    TestCli cli;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        gateway = new FakeGateway();
+        cli = new TestCli(home);
+        cli.env.put("AGENTBUS_URL", gateway.url());
+    }
+
+    @AfterEach
+    void tearDown() {
+        gateway.close();
+    }
+
+    @Test
+    void models_lists_the_servers_models_with_their_context_window() {
+        gateway.json("GET", "/api/v1/models", 200, "{\"server\":\"team\",\"models\":[{\"id\":\"qwen3-8b\","
+                + "\"contextWindow\":32768},{\"id\":\"llama-3.2-3b\"}]}");
+
+        assertThat(cli.run("models")).isZero();
+
+        assertThat(cli.out()).contains("the team's model server:", "qwen3-8b  (32768 tokens of context)")
+                .containsPattern("(?m)^llama-3.2-3b$");
+    }
+
+    @Test
+    void a_model_server_that_does_not_answer_is_an_error_with_the_gateways_words() {
+        gateway.json("GET", "/api/v1/models", 502, "{\"error\":\"bad_gateway\",\"message\":\"the team's model "
+                + "server did not answer GET /models: connection refused\"}");
+
+        assertThat(cli.run("models")).isEqualTo(1);
+
+        assertThat(cli.err()).contains("the team's model server did not answer GET /models: connection refused");
+    }
+
+    @Test
+    void run_with_a_model_creates_the_session_with_it() throws Exception {
+        gateway.json("POST", "/api/v1/sessions", 201, "{\"id\":\"s1\"}")
+                .json("POST", "/api/v1/sessions/s1/messages", 202, "{\"inputId\":\"in-1\"}")
+                .sse("/api/v1/sessions/s1/events", SseScript.thenHold(Events.sse(
+                        Events.turn(TurnOutcome.COMPLETED, "done", null), 1, 10)));
+
+        assertThat(cli.run("run", "--model", "qwen3-8b", "do it")).isZero();
+
+        String body = gateway.requests("POST", "/api/v1/sessions").getFirst().body();
+        assertThat(Json.mapper().readTree(body).get("model").asText()).isEqualTo("qwen3-8b");
+    }
+
+    @Test
+    void run_with_a_model_and_an_existing_session_is_a_usage_error() {
+        assertThat(cli.run("run", "--model", "qwen3-8b", "--session", "s1", "do it")).isEqualTo(64);
+        assertThat(cli.err()).contains("--model names the model of a new session");
+        assertThat(gateway.requests()).isEmpty();
+    }
+}
