@@ -151,6 +151,7 @@ export class ChatView {
       if (this.opened === opened) {
         this.context = details.context || null;
         this.prompt.draw(this.context);
+        this.prompt.drawModel(details.model);
         this.draw();
       }
     } catch (e) {

@@ -1,10 +1,57 @@
 // What the open session's prompt is made of (docs/api.md "Context"): the context gauge next to the live stats, and
-// a folded panel with the session's system prompt (a preset and/or a text of its own, changeable at any time), the
-// workspace's context files (read-only) and the summary of a compacted conversation.
+// a folded panel with the session's system prompt (a preset and/or a text of its own, changeable at any time), its
+// own model and sampling (docs/api.md "Models and sampling"), the workspace's context files (read-only) and the
+// summary of a compacted conversation.
 import { api } from './api.js';
 import { clear, h } from './dom.js';
 
 let presets = null;
+let models = null;
+
+/** The models the caller's model server lists, asked for once per page; none when the server does not answer. */
+function loadModels() {
+  if (!models) {
+    models = api('GET', '/api/v1/models').then((list) => list.models || []).catch(() => []);
+  }
+  return models;
+}
+
+/** Number inputs for a sampling choice; empty means "not chosen here". */
+export function samplingInputs(prefix) {
+  const number = (name, attributes) => h('input', { type: 'number', id: `${prefix}-${name}`,
+    'data-testid': `${prefix}-${name}`, inputmode: 'decimal', ...attributes });
+  return {
+    temperature: number('temperature', { min: 0, max: 2, step: 0.05 }),
+    topP: number('top-p', { min: 0, max: 1, step: 0.05 }),
+    maxTokens: number('max-tokens', { min: 1, max: 1000000, step: 1 }),
+  };
+}
+
+/** The labelled inputs, in a row. */
+export function samplingRow(prefix, inputs) {
+  return h('div', { class: 'sampling' },
+    h('label', { for: `${prefix}-temperature` }, 'Temperature'), inputs.temperature,
+    h('label', { for: `${prefix}-top-p` }, 'Top p'), inputs.topP,
+    h('label', { for: `${prefix}-max-tokens` }, 'Max tokens'), inputs.maxTokens);
+}
+
+/** The sampling chosen in the inputs, with only the fields filled in. */
+export function samplingOf(inputs) {
+  const out = {};
+  for (const [key, input] of Object.entries(inputs)) {
+    if (input.value !== '') {
+      out[key] = Number(input.value);
+    }
+  }
+  return out;
+}
+
+/** Fills the inputs from a chosen sampling (absent fields: empty). */
+export function showSampling(inputs, chosen) {
+  for (const [key, input] of Object.entries(inputs)) {
+    input.value = chosen && chosen[key] !== undefined && chosen[key] !== null ? String(chosen[key]) : '';
+  }
+}
 
 /** The presets, asked for once per page. */
 export async function loadPresets() {
@@ -66,6 +113,15 @@ export class PromptPanel {
       maxlength: 16000, oninput: () => { this.dirty = true; }, placeholder: 'The session\u2019s own system prompt (empty: the installation\u2019s). '
         + 'Variables: {date} {time} {day} {model} {user} {memories}' });
     this.note = h('p', { role: 'status', class: 'status' });
+    // The session's own model and sampling; a datalist offers what the model server lists.
+    this.model = h('input', { id: 'session-model', 'data-testid': 'session-model', list: 'session-models',
+      maxlength: 200, placeholder: 'yours, else the installation’s', oninput: () => { this.modelDirty = true; } });
+    this.modelList = h('datalist', { id: 'session-models' });
+    loadModels().then((list) => this.modelList.append(...list.map((m) => h('option', { value: m.id }))));
+    this.sampling = samplingInputs('session');
+    Object.values(this.sampling).forEach((input) => input.addEventListener('input', () => { this.modelDirty = true; }));
+    this.modelNote = h('p', { role: 'status', class: 'status' });
+    this.lastCall = h('p', { class: 'hint', 'data-testid': 'session-last-call' });
     this.files = h('ul', { class: 'context-files', 'data-testid': 'context-files' });
     this.summaryText = h('p', { class: 'hint' });
     this.summaryBody = h('pre', { class: 'summary-text', 'data-testid': 'context-summary' });
@@ -78,7 +134,44 @@ export class PromptPanel {
         h('label', { for: 'session-system-prompt' }, 'System prompt'), this.text,
         h('p', {}, h('button', { type: 'submit', 'data-testid': 'session-system-prompt-save' }, 'Save'),
           ' ', h('span', { class: 'hint' }, 'Applies from the next model call.')), this.note),
+      h('h3', {}, 'Model'),
+      h('form', { onsubmit: (e) => { e.preventDefault(); this.saveModel(); } },
+        h('label', { for: 'session-model' }, 'Model'), this.model, this.modelList,
+        samplingRow('session', this.sampling),
+        h('p', {}, h('button', { type: 'submit', 'data-testid': 'session-model-save' }, 'Save'),
+          ' ', h('span', { class: 'hint' }, 'Empty fields: yours, else the installation’s. Applies from the '
+            + 'next model call.')), this.modelNote, this.lastCall),
       h('h3', {}, 'Context files'), this.files, this.summaryText, this.summaryBox);
+  }
+
+  /** Shows the session's own model choice and what its last call asked for (the session view's {@code model}). */
+  drawModel(model) {
+    const chosen = model?.chosen || null;
+    if (!this.modelDirty && !this.root.contains(document.activeElement)) {
+      this.model.value = chosen?.model || '';
+      showSampling(this.sampling, chosen);
+    }
+    const last = model?.lastCall;
+    this.lastCall.textContent = last ? `The last call asked for ${[last.model ? `model ${last.model}` : 'the '
+      + 'server’s first model', last.temperature !== undefined ? `temperature ${last.temperature}` : null,
+    last.topP !== undefined ? `top p ${last.topP}` : null, last.maxTokens !== undefined ? `at most ${last.maxTokens} `
+      + 'tokens' : null].filter(Boolean).join(', ')}.` : '';
+  }
+
+  async saveModel() {
+    const body = { sampling: samplingOf(this.sampling) };
+    if (this.model.value.trim()) {
+      body.model = this.model.value.trim();
+    }
+    this.modelNote.className = 'status';
+    try {
+      await api('PUT', `/api/v1/sessions/${encodeURIComponent(this.sessionId)}/model`, body);
+      this.modelNote.textContent = 'Saved.';
+      this.modelDirty = false;
+    } catch (e) {
+      this.modelNote.className = 'status error';
+      this.modelNote.textContent = e.message;
+    }
   }
 
   /** Shows the session view's context; leaves what a person is editing alone. */

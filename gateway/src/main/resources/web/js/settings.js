@@ -1,6 +1,7 @@
 // Your settings, each a card over one part of the API: your model server, your memory, API keys, two-factor login,
 // your browser logins and your password. Nothing secret is ever shown again after it was made.
 import { api } from './api.js';
+import { samplingInputs, samplingOf, samplingRow, showSampling } from './context.js';
 import { clear, h } from './dom.js';
 import { showEnrolment } from './login.js';
 
@@ -47,13 +48,16 @@ async function modelServer(body) {
   const model = h('input', { id: 'model-name', 'data-testid': 'model-name', value: current.model || '' });
   const key = h('input', { id: 'model-key', type: 'password', autocomplete: 'off',
     placeholder: current.hasApiKey ? 'a key is set; leave empty to keep it' : 'none' });
+  // Your sampling for every session that chooses none of its own; empty fields: the installation's.
+  const sampling = samplingInputs('model');
+  showSampling(sampling, current);
   const note = h('p', { role: 'status' });
   body.append(
     h('p', { class: 'hint' }, current.own ? 'Your sessions use your own model server.'
       : 'Your sessions use the team\u2019s model server. Set your own OpenAI-compatible server here.'),
     h('form', { onsubmit: (e) => {
       e.preventDefault();
-      const change = { baseUrl: url.value, model: model.value };
+      const change = { baseUrl: url.value, model: model.value, ...samplingOf(sampling) };
       if (key.value) {
         change.apiKey = key.value;
       }
@@ -62,6 +66,7 @@ async function modelServer(body) {
     h('label', { for: 'model-url' }, 'API root'), url,
     h('label', { for: 'model-name' }, 'Model (empty: the server\u2019s first)'), model,
     h('label', { for: 'model-key' }, 'API key'), key,
+    samplingRow('model', sampling),
     h('p', {}, h('button', { type: 'submit', 'data-testid': 'model-save' }, 'Save'), ' ',
       h('button', { type: 'button', onclick: () => status(note, api('DELETE', '/api/v1/me/model'),
         'Back to the team\u2019s server.').then(() => { url.value = ''; model.value = ''; }, () => {}) },

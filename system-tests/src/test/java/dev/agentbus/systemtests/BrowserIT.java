@@ -686,6 +686,33 @@ class BrowserIT extends OnStandaloneStack {
         assertThat(byTestId("context-files").getText()).contains("None");
     }
 
+    @Test
+    void a_session_takes_its_own_model_and_temperature_and_its_next_call_asks_for_them() {
+        logIn();
+        model.replyText("Asked as chosen.");
+        byTestId("new-session").click();
+        currentSession();
+        chrome.findElement(By.cssSelector("[data-testid=prompt-panel] summary")).click();
+        visible("session-model").sendKeys("tiny-model");
+        byTestId("session-temperature").sendKeys("0.3");
+        byTestId("session-model-save").click();
+        wait(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("[data-testid=prompt-panel]"),
+                "Saved."));
+
+        send("which model answers?");
+        waitForAnswer("Asked as chosen.");
+
+        var asked = model.requests().getLast();
+        assertThat(asked.path("model").asText()).isEqualTo("tiny-model");
+        assertThat(asked.path("temperature").asDouble()).isEqualTo(0.3);
+        chrome.navigate().refresh();
+        wait(ExpectedConditions.elementToBeClickable(By.cssSelector("[data-testid=prompt-panel] summary"))).click();
+        wait(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("[data-testid=session-last-call]"),
+                "model tiny-model, temperature 0.3"));
+        assertThat(visible("session-model").getAttribute("value")).isEqualTo("tiny-model");
+        assertThat(byTestId("session-temperature").getAttribute("value")).isEqualTo("0.3");
+    }
+
     /** Logs in as vic, who has no second factor: a TOTP code works once, and the tests log in many times. */
     /** The open session's id, from the address ({@code #/s/<id>} or {@code #/s/<id>/<tab>}). */
     private static String currentSession() {
