@@ -3,21 +3,19 @@ package dev.agentbus.cli.commands;
 import dev.agentbus.cli.Events;
 import dev.agentbus.cli.ExitCodes;
 import dev.agentbus.cli.FakeGateway;
+import dev.agentbus.cli.OnFakeGateway;
 import dev.agentbus.cli.FakeGateway.SseScript;
 import dev.agentbus.cli.TestCli;
 import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.session.SessionEvent;
 import dev.agentbus.events.session.TokenUsage;
 import dev.agentbus.events.session.TurnOutcome;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
 import java.net.ServerSocket;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -28,30 +26,17 @@ import static dev.agentbus.cli.Events.at;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The REPL, driven through piped stdin as a script (or a test) would drive it. */
-class ChatCommandTest {
+class ChatCommandTest extends OnFakeGateway {
     private static final String SESSIONS = "/api/v1/sessions";
     private static final String S1 = "/api/v1/sessions/s1";
     private static final String EVENTS = S1 + "/events";
 
-    @TempDir
-    Path home;
-    FakeGateway gateway;
-    TestCli cli;
-
     @BeforeEach
-    void setUp() throws Exception {
-        gateway = new FakeGateway()
-                .json("POST", SESSIONS, 201, "{\"id\":\"s1\"}")
+    void routes() {
+        gateway.json("POST", SESSIONS, 201, "{\"id\":\"s1\"}")
                 .json("POST", S1 + "/messages", 202, "{\"inputId\":\"in-1\"}")
                 .json("POST", S1 + "/cancel", 202, "{\"inputId\":\"in-c\"}")
                 .json("GET", S1, 200, "{\"sessionId\":\"s1\",\"title\":\"count files\",\"status\":\"IDLE\",\"lastSeq\":10}");
-        cli = new TestCli(home);
-        cli.env.put("AGENTBUS_URL", gateway.url());
-    }
-
-    @AfterEach
-    void tearDown() {
-        gateway.close();
     }
 
     /** The first turn of a session, seq 1..10, answering "There are 2 files.". */

@@ -1,8 +1,8 @@
 package dev.agentbus.cli.commands;
 
 import dev.agentbus.cli.FakeGateway;
+import dev.agentbus.cli.OnFakeGateway;
 import dev.agentbus.cli.FakeGateway.SseScript;
-import dev.agentbus.cli.TestCli;
 import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.session.SessionEvent;
 import dev.agentbus.events.session.SessionEvent.ContextCompacted;
@@ -14,12 +14,9 @@ import dev.agentbus.events.session.SessionEvent.TurnEnded;
 import dev.agentbus.events.session.SessionEvent.UserMessagePosted;
 import dev.agentbus.events.session.TokenUsage;
 import dev.agentbus.events.session.TurnOutcome;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,29 +28,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Chat's {@code /soul} (what the system prompt is made of) and {@code /compact} (the summary asked for, and its
  * outcome read from the log: compacted, failed, refused; a 409 says why), through piped stdin.
  */
-class ChatContextTest {
+class ChatContextTest extends OnFakeGateway {
     private static final String S1 = "/api/v1/sessions/s1";
     private static final String IDLE = "{\"sessionId\":\"s1\",\"status\":\"IDLE\",\"lastSeq\":3}";
 
-    @TempDir
-    Path home;
-    FakeGateway gateway;
-    TestCli cli;
-
     @BeforeEach
-    void setUp() throws Exception {
-        gateway = new FakeGateway()
-                .json("POST", "/api/v1/sessions", 201, "{\"id\":\"s1\"}")
+    void routes() {
+        gateway.json("POST", "/api/v1/sessions", 201, "{\"id\":\"s1\"}")
                 .json("POST", S1 + "/messages", 202, "{\"inputId\":\"in-1\"}");
         gateway.sse(S1 + "/events", SseScript.thenHold(chunks(List.of(at(1, new SessionCreated("t")),
                 at(2, new UserMessagePosted("hi")), at(3, new TurnEnded(TurnOutcome.COMPLETED, "Hi.", null))))));
-        cli = new TestCli(home);
-        cli.env.put("AGENTBUS_URL", gateway.url());
-    }
-
-    @AfterEach
-    void tearDown() {
-        gateway.close();
     }
 
     private static String[] chunks(List<EventEnvelope> events) {

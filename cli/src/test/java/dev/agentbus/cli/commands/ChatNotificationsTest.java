@@ -1,13 +1,9 @@
 package dev.agentbus.cli.commands;
 
 import dev.agentbus.cli.FakeGateway;
-import dev.agentbus.cli.TestCli;
-import org.junit.jupiter.api.AfterEach;
+import dev.agentbus.cli.OnFakeGateway;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -15,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The user's unread notifications in chat: listed one line each when chat starts on a terminal and on
  * {@code /notifications}, then marked read up to the newest shown; a gateway without a database says so.
  */
-class ChatNotificationsTest {
+class ChatNotificationsTest extends OnFakeGateway {
     private static final String LIST = "/api/v1/me/notifications";
     private static final String READ = "/api/v1/me/notifications/read";
     private static final String TWO_UNREAD = "{\"unread\":2,\"items\":["
@@ -27,21 +23,9 @@ class ChatNotificationsTest {
             + "\"createdAt\":\"2025-01-01T09:00:00Z\",\"read\":true}]}";
     private static final String NONE = "{\"unread\":0,\"items\":[]}";
 
-    @TempDir
-    Path home;
-    FakeGateway gateway;
-    TestCli cli;
-
     @BeforeEach
-    void setUp() throws Exception {
-        gateway = new FakeGateway().json("POST", READ, 200, "{\"unread\":0}");
-        cli = new TestCli(home);
-        cli.env.put("AGENTBUS_URL", gateway.url());
-    }
-
-    @AfterEach
-    void tearDown() {
-        gateway.close();
+    void routes() {
+        gateway.json("POST", READ, 200, "{\"unread\":0}");
     }
 
     @Test

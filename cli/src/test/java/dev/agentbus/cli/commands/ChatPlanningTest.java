@@ -1,8 +1,8 @@
 package dev.agentbus.cli.commands;
 
 import dev.agentbus.cli.FakeGateway;
+import dev.agentbus.cli.OnFakeGateway;
 import dev.agentbus.cli.FakeGateway.SseScript;
-import dev.agentbus.cli.TestCli;
 import dev.agentbus.events.session.ApprovalDecision;
 import dev.agentbus.events.session.PermissionMode;
 import dev.agentbus.events.session.SessionEvent;
@@ -20,12 +20,9 @@ import dev.agentbus.events.session.TokenUsage;
 import dev.agentbus.events.session.ToolCallSpec;
 import dev.agentbus.events.session.TurnOutcome;
 import dev.agentbus.events.tools.Risk;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,7 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * create plan-first sessions, a proposed plan gives the prompt back, {@code /plan} shows it, {@code /plan approve}
  * and {@code /plan reject NOTE} decide it and follow the rest of the turn, {@code /todo} lists the todos.
  */
-class ChatPlanningTest {
+class ChatPlanningTest extends OnFakeGateway {
     private static final String SESSIONS = "/api/v1/sessions";
     private static final String S1 = "/api/v1/sessions/s1";
     private static final String PLAN_ARGS = "{\"steps\":[\"read a.txt\",\"fix the typo\"]}";
@@ -54,24 +51,11 @@ class ChatPlanningTest {
             + "\"steps\":[{\"text\":\"read a.txt\",\"status\":\"pending\"}]},\"pendingApprovals\":[{\"callId\":\"c1\","
             + "\"tool\":\"plan_create\",\"arguments\":\"{}\",\"risk\":\"low\",\"reason\":\"plan-first mode\"}]}";
 
-    @TempDir
-    Path home;
-    FakeGateway gateway;
-    TestCli cli;
-
     @BeforeEach
-    void setUp() throws Exception {
-        gateway = new FakeGateway()
-                .json("POST", SESSIONS, 201, "{\"id\":\"s1\"}")
+    void routes() {
+        gateway.json("POST", SESSIONS, 201, "{\"id\":\"s1\"}")
                 .json("POST", S1 + "/messages", 202, "{\"inputId\":\"in-1\"}")
                 .json("POST", S1 + "/plan/decision", 202, "{\"inputId\":\"in-2\"}");
-        cli = new TestCli(home);
-        cli.env.put("AGENTBUS_URL", gateway.url());
-    }
-
-    @AfterEach
-    void tearDown() {
-        gateway.close();
     }
 
     /** Seq 1..7: a plan-first session's first turn, up to its plan waiting for approval. */

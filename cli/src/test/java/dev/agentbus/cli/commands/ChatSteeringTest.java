@@ -2,6 +2,7 @@ package dev.agentbus.cli.commands;
 
 import dev.agentbus.cli.Events;
 import dev.agentbus.cli.FakeGateway;
+import dev.agentbus.cli.OnFakeGateway;
 import dev.agentbus.cli.FakeGateway.SseScript;
 import dev.agentbus.cli.TestCli;
 import dev.agentbus.events.session.ApprovalDecision;
@@ -10,12 +11,9 @@ import dev.agentbus.events.session.TokenUsage;
 import dev.agentbus.events.session.ToolCallSpec;
 import dev.agentbus.events.session.TurnOutcome;
 import dev.agentbus.events.tools.Risk;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The REPL's steering commands, driven through piped stdin: a turn that waits for approval gives the prompt back,
  * /approve and /deny decide and follow the rest of the turn, /mode and /status, and Ctrl-C twice during a turn.
  */
-class ChatSteeringTest {
+class ChatSteeringTest extends OnFakeGateway {
     private static final String SESSIONS = "/api/v1/sessions";
     private static final String S1 = "/api/v1/sessions/s1";
     private static final String EVENTS = S1 + "/events";
@@ -40,26 +38,13 @@ class ChatSteeringTest {
             + "\"arguments\":\"" + ARGS.replace("\"", "\\\"") + "\",\"risk\":\"high\",\"reason\":\"normal mode: shell "
             + "runs commands\"}],\"queuedWhispers\":[{\"whisperId\":\"w1\",\"text\":\"careful\",\"sentBy\":\"u1\"}]}";
 
-    @TempDir
-    Path home;
-    FakeGateway gateway;
-    TestCli cli;
-
     @BeforeEach
-    void setUp() throws Exception {
-        gateway = new FakeGateway()
-                .json("POST", SESSIONS, 201, "{\"id\":\"s1\"}")
+    void routes() {
+        gateway.json("POST", SESSIONS, 201, "{\"id\":\"s1\"}")
                 .json("POST", S1 + "/messages", 202, "{\"inputId\":\"in-1\"}")
                 .json("POST", S1 + "/approvals/c1", 202, "{\"inputId\":\"in-2\"}")
                 .json("POST", S1 + "/cancel", 202, "{\"inputId\":\"in-c\"}")
                 .json("PUT", S1 + "/mode", 202, "{\"inputId\":\"in-m\"}");
-        cli = new TestCli(home);
-        cli.env.put("AGENTBUS_URL", gateway.url());
-    }
-
-    @AfterEach
-    void tearDown() {
-        gateway.close();
     }
 
     /** Seq 1..5: the message, a model call that asks for rm -rf build, and its approval request. */

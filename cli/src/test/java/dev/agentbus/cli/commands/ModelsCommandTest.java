@@ -2,37 +2,16 @@ package dev.agentbus.cli.commands;
 
 import dev.agentbus.cli.Events;
 import dev.agentbus.cli.FakeGateway;
+import dev.agentbus.cli.OnFakeGateway;
 import dev.agentbus.cli.FakeGateway.SseScript;
-import dev.agentbus.cli.TestCli;
 import dev.agentbus.events.Json;
 import dev.agentbus.events.session.TurnOutcome;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code agentbus models} and {@code agentbus run --model}. */
-class ModelsCommandTest {
-    @TempDir
-    Path home;
-    FakeGateway gateway;
-    TestCli cli;
-
-    @BeforeEach
-    void setUp() throws Exception {
-        gateway = new FakeGateway();
-        cli = new TestCli(home);
-        cli.env.put("AGENTBUS_URL", gateway.url());
-    }
-
-    @AfterEach
-    void tearDown() {
-        gateway.close();
-    }
+class ModelsCommandTest extends OnFakeGateway {
 
     @Test
     void models_lists_the_servers_models_with_their_context_window() {
