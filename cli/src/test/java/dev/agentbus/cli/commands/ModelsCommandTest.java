@@ -1,7 +1,6 @@
 package dev.agentbus.cli.commands;
 
 import dev.agentbus.cli.Events;
-import dev.agentbus.cli.FakeGateway;
 import dev.agentbus.cli.OnFakeGateway;
 import dev.agentbus.cli.FakeGateway.SseScript;
 import dev.agentbus.events.Json;
