@@ -1,8 +1,6 @@
 package dev.agentbus.gateway.accounts;
 
-import dev.agentbus.broker.EmbeddedKafkaBroker;
 import dev.agentbus.eventbus.KafkaSettings;
-import dev.agentbus.eventbus.TopicAdmin;
 import dev.agentbus.events.session.PermissionMode;
 import dev.agentbus.events.session.SessionEvent;
 import dev.agentbus.events.session.TokenUsage;
@@ -11,6 +9,7 @@ import dev.agentbus.events.session.TurnOutcome;
 import dev.agentbus.events.tools.Risk;
 import dev.agentbus.gateway.readmodels.Await;
 import dev.agentbus.gateway.readmodels.LogWriter;
+import dev.agentbus.gateway.readmodels.TestBroker;
 import dev.agentbus.gateway.readmodels.TestGateway;
 import dev.agentbus.gateway.readmodels.TestPostgres;
 import io.micronaut.web.router.Router;
@@ -45,7 +44,7 @@ class IsolationIT {
 
     @TempDir
     static Path dir;
-    static EmbeddedKafkaBroker broker;
+    static TestBroker broker;
     static TestGateway gateway;
     static String url;
     static String aliceSession;
@@ -80,10 +79,8 @@ class IsolationIT {
 
     @BeforeAll
     static void start() throws Exception {
-        broker = EmbeddedKafkaBroker.builder().dataDir(dir.resolve("kafka")).port(0).build();
-        broker.start();
-        KafkaSettings kafka = new KafkaSettings(broker.bootstrapServers(), 3, "0");
-        TopicAdmin.ensureTopics(kafka);
+        broker = TestBroker.start(dir.resolve("kafka"));
+        KafkaSettings kafka = broker.kafka();
         // A model server, so GET /api/v1/models has one to list (without it the route answers 502, as it should).
         modelServer = dev.agentbus.testkit.model.ScriptedModelServer.start();
         gateway = new TestGateway(broker.bootstrapServers(), dir.resolve("gw"), TestPostgres.newDatabase(),

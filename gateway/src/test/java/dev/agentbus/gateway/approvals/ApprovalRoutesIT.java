@@ -1,9 +1,7 @@
 package dev.agentbus.gateway.approvals;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentbus.broker.EmbeddedKafkaBroker;
 import dev.agentbus.eventbus.KafkaSettings;
-import dev.agentbus.eventbus.TopicAdmin;
 import dev.agentbus.events.Json;
 import dev.agentbus.events.input.InputEnvelope;
 import dev.agentbus.events.input.SessionInput;
@@ -16,6 +14,7 @@ import dev.agentbus.events.tools.Risk;
 import dev.agentbus.gateway.readmodels.Await;
 import dev.agentbus.gateway.readmodels.LogWriter;
 import dev.agentbus.gateway.readmodels.SessionInputsReader;
+import dev.agentbus.gateway.readmodels.TestBroker;
 import dev.agentbus.gateway.readmodels.TestGateway;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -41,17 +40,15 @@ class ApprovalRoutesIT {
 
     @TempDir
     static Path dir;
-    static EmbeddedKafkaBroker broker;
+    static TestBroker broker;
     static KafkaSettings kafka;
     static TestGateway gateway;
     static String session;
 
     @BeforeAll
     static void start() throws Exception {
-        broker = EmbeddedKafkaBroker.builder().dataDir(dir.resolve("kafka")).port(0).build();
-        broker.start();
-        kafka = new KafkaSettings(broker.bootstrapServers(), 3, "0");
-        TopicAdmin.ensureTopics(kafka);
+        broker = TestBroker.start(dir.resolve("kafka"));
+        kafka = broker.kafka();
         gateway = new TestGateway(broker.bootstrapServers(), dir.resolve("gw"), null);
         session = UUID.randomUUID().toString();
         try (LogWriter log = new LogWriter(kafka)) {

@@ -1,8 +1,6 @@
 package dev.agentbus.gateway.context;
 
-import dev.agentbus.broker.EmbeddedKafkaBroker;
 import dev.agentbus.eventbus.KafkaSettings;
-import dev.agentbus.eventbus.TopicAdmin;
 import dev.agentbus.events.Json;
 import dev.agentbus.events.input.InputEnvelope;
 import dev.agentbus.events.input.SessionInput;
@@ -10,6 +8,7 @@ import dev.agentbus.events.session.SessionEvent;
 import dev.agentbus.gateway.readmodels.Await;
 import dev.agentbus.gateway.readmodels.LogWriter;
 import dev.agentbus.gateway.readmodels.SessionInputsReader;
+import dev.agentbus.gateway.readmodels.TestBroker;
 import dev.agentbus.gateway.readmodels.TestGateway;
 import dev.agentbus.gateway.readmodels.TestPostgres;
 import org.junit.jupiter.api.AfterAll;
@@ -35,17 +34,15 @@ class ContextRoutesIT {
 
     @TempDir
     static Path dir;
-    static EmbeddedKafkaBroker broker;
+    static TestBroker broker;
     static TestGateway gateway;
     static String idle;
     static String running;
 
     @BeforeAll
     static void start() throws Exception {
-        broker = EmbeddedKafkaBroker.builder().dataDir(dir.resolve("kafka")).port(0).build();
-        broker.start();
-        KafkaSettings kafka = new KafkaSettings(broker.bootstrapServers(), 3, "0");
-        TopicAdmin.ensureTopics(kafka);
+        broker = TestBroker.start(dir.resolve("kafka"));
+        KafkaSettings kafka = broker.kafka();
         gateway = new TestGateway(broker.bootstrapServers(), dir.resolve("gw"), TestPostgres.newDatabase());
         idle = UUID.randomUUID().toString();
         running = UUID.randomUUID().toString();

@@ -1,10 +1,8 @@
 package dev.agentbus.gateway.inbox;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentbus.broker.EmbeddedKafkaBroker;
 import dev.agentbus.eventbus.CompactedTopicView;
 import dev.agentbus.eventbus.KafkaSettings;
-import dev.agentbus.eventbus.TopicAdmin;
 import dev.agentbus.events.Json;
 import dev.agentbus.events.codec.EventCodec;
 import dev.agentbus.events.inbox.InboxTask;
@@ -12,6 +10,7 @@ import dev.agentbus.events.session.SessionEvent;
 import dev.agentbus.events.topics.Topics;
 import dev.agentbus.gateway.readmodels.Await;
 import dev.agentbus.gateway.readmodels.LogWriter;
+import dev.agentbus.gateway.readmodels.TestBroker;
 import dev.agentbus.gateway.readmodels.TestGateway;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -37,17 +36,15 @@ class InboxRoutesIT {
 
     @TempDir
     static Path dir;
-    static EmbeddedKafkaBroker broker;
+    static TestBroker broker;
     static KafkaSettings kafka;
     static TestGateway gateway;
     static CompactedTopicView<InboxTask> topic;
 
     @BeforeAll
     static void start() throws Exception {
-        broker = EmbeddedKafkaBroker.builder().dataDir(dir.resolve("kafka")).port(0).build();
-        broker.start();
-        kafka = new KafkaSettings(broker.bootstrapServers(), 3, "0");
-        TopicAdmin.ensureTopics(kafka);
+        broker = TestBroker.start(dir.resolve("kafka"));
+        kafka = broker.kafka();
         gateway = new TestGateway(broker.bootstrapServers(), dir.resolve("gw"), null,
                 Map.of("agentbus.inbox.max-queued", "5"));
         topic = new CompactedTopicView<>(kafka, Topics.INBOX.name(), "inbox-test",

@@ -1,9 +1,7 @@
 package dev.agentbus.gateway.models;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentbus.broker.EmbeddedKafkaBroker;
 import dev.agentbus.eventbus.KafkaSettings;
-import dev.agentbus.eventbus.TopicAdmin;
 import dev.agentbus.events.Json;
 import dev.agentbus.events.input.InputEnvelope;
 import dev.agentbus.events.input.SessionInput;
@@ -12,6 +10,7 @@ import dev.agentbus.events.session.SessionEvent;
 import dev.agentbus.gateway.readmodels.Await;
 import dev.agentbus.gateway.readmodels.LogWriter;
 import dev.agentbus.gateway.readmodels.SessionInputsReader;
+import dev.agentbus.gateway.readmodels.TestBroker;
 import dev.agentbus.gateway.readmodels.TestGateway;
 import dev.agentbus.gateway.readmodels.TestPostgres;
 import dev.agentbus.testkit.model.ScriptedModelServer;
@@ -42,17 +41,15 @@ class ModelRoutesIT {
 
     @TempDir
     static Path dir;
-    static EmbeddedKafkaBroker broker;
+    static TestBroker broker;
     static ScriptedModelServer team;
     static TestGateway gateway;
     static String running;
 
     @BeforeAll
     static void start() throws Exception {
-        broker = EmbeddedKafkaBroker.builder().dataDir(dir.resolve("kafka")).port(0).build();
-        broker.start();
-        KafkaSettings kafka = new KafkaSettings(broker.bootstrapServers(), 3, "0");
-        TopicAdmin.ensureTopics(kafka);
+        broker = TestBroker.start(dir.resolve("kafka"));
+        KafkaSettings kafka = broker.kafka();
         team = ScriptedModelServer.start("team-model").tellContextWindow(WindowStyle.VLLM, 8192);
         // One second: listing models from a server that never answers ends in a 504 quickly.
         gateway = new TestGateway(broker.bootstrapServers(), dir.resolve("gw"), TestPostgres.newDatabase(),

@@ -1,9 +1,7 @@
 package dev.agentbus.gateway.planning;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentbus.broker.EmbeddedKafkaBroker;
 import dev.agentbus.eventbus.KafkaSettings;
-import dev.agentbus.eventbus.TopicAdmin;
 import dev.agentbus.events.Json;
 import dev.agentbus.events.input.InputEnvelope;
 import dev.agentbus.events.input.SessionInput;
@@ -17,6 +15,7 @@ import dev.agentbus.events.tools.Risk;
 import dev.agentbus.gateway.readmodels.Await;
 import dev.agentbus.gateway.readmodels.LogWriter;
 import dev.agentbus.gateway.readmodels.SessionInputsReader;
+import dev.agentbus.gateway.readmodels.TestBroker;
 import dev.agentbus.gateway.readmodels.TestGateway;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -44,7 +43,7 @@ class PlanningRoutesIT {
 
     @TempDir
     static Path dir;
-    static EmbeddedKafkaBroker broker;
+    static TestBroker broker;
     static TestGateway gateway;
     /** A plan-first session whose plan c1 waits for approval, with a todo and a checkpoint. */
     static String awaiting;
@@ -53,10 +52,8 @@ class PlanningRoutesIT {
 
     @BeforeAll
     static void start() throws Exception {
-        broker = EmbeddedKafkaBroker.builder().dataDir(dir.resolve("kafka")).port(0).build();
-        broker.start();
-        KafkaSettings kafka = new KafkaSettings(broker.bootstrapServers(), 3, "0");
-        TopicAdmin.ensureTopics(kafka);
+        broker = TestBroker.start(dir.resolve("kafka"));
+        KafkaSettings kafka = broker.kafka();
         gateway = new TestGateway(broker.bootstrapServers(), dir.resolve("gw"), null);
         awaiting = UUID.randomUUID().toString();
         plain = UUID.randomUUID().toString();

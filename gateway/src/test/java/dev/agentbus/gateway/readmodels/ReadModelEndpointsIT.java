@@ -1,9 +1,7 @@
 package dev.agentbus.gateway.readmodels;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentbus.broker.EmbeddedKafkaBroker;
 import dev.agentbus.eventbus.KafkaSettings;
-import dev.agentbus.eventbus.TopicAdmin;
 import dev.agentbus.events.Json;
 import dev.agentbus.events.session.SessionEvent;
 import dev.agentbus.events.session.TokenUsage;
@@ -34,7 +32,7 @@ class ReadModelEndpointsIT {
 
     @TempDir
     static Path dir;
-    static EmbeddedKafkaBroker broker;
+    static TestBroker broker;
     static TestGateway gateway;
     static String mine;
     static String mineToo;
@@ -42,10 +40,8 @@ class ReadModelEndpointsIT {
 
     @BeforeAll
     static void start() throws Exception {
-        broker = EmbeddedKafkaBroker.builder().dataDir(dir.resolve("kafka")).port(0).build();
-        broker.start();
-        KafkaSettings kafka = new KafkaSettings(broker.bootstrapServers(), 3, "0");
-        TopicAdmin.ensureTopics(kafka);
+        broker = TestBroker.start(dir.resolve("kafka"));
+        KafkaSettings kafka = broker.kafka();
         mine = UUID.randomUUID().toString();
         mineToo = UUID.randomUUID().toString();
         theirs = UUID.randomUUID().toString();

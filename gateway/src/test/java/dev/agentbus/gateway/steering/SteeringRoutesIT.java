@@ -1,9 +1,7 @@
 package dev.agentbus.gateway.steering;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentbus.broker.EmbeddedKafkaBroker;
 import dev.agentbus.eventbus.KafkaSettings;
-import dev.agentbus.eventbus.TopicAdmin;
 import dev.agentbus.events.Json;
 import dev.agentbus.events.input.InputEnvelope;
 import dev.agentbus.events.input.SessionInput;
@@ -12,6 +10,7 @@ import dev.agentbus.events.session.TurnOutcome;
 import dev.agentbus.gateway.readmodels.Await;
 import dev.agentbus.gateway.readmodels.LogWriter;
 import dev.agentbus.gateway.readmodels.SessionInputsReader;
+import dev.agentbus.gateway.readmodels.TestBroker;
 import dev.agentbus.gateway.readmodels.TestGateway;
 import dev.agentbus.gateway.readmodels.TestPostgres;
 import org.junit.jupiter.api.AfterAll;
@@ -39,7 +38,7 @@ class SteeringRoutesIT {
 
     @TempDir
     static Path dir;
-    static EmbeddedKafkaBroker broker;
+    static TestBroker broker;
     static KafkaSettings kafka;
     static TestGateway gateway;
     static String idle;
@@ -48,10 +47,8 @@ class SteeringRoutesIT {
 
     @BeforeAll
     static void start() throws Exception {
-        broker = EmbeddedKafkaBroker.builder().dataDir(dir.resolve("kafka")).port(0).build();
-        broker.start();
-        kafka = new KafkaSettings(broker.bootstrapServers(), 3, "0");
-        TopicAdmin.ensureTopics(kafka);
+        broker = TestBroker.start(dir.resolve("kafka"));
+        kafka = broker.kafka();
         gateway = new TestGateway(broker.bootstrapServers(), dir.resolve("gw"), TestPostgres.newDatabase());
         idle = UUID.randomUUID().toString();
         running = UUID.randomUUID().toString();
