@@ -95,7 +95,9 @@ final class KubernetesHost implements SandboxHost {
             moved = false;
             return;
         }
-        try (ExecWatch kill = pod().inContainer(pods.container()).exec("/bin/sh", "-c", "kill -9 -1; true")) {
+        // The API wants at least one stream of an exec; the kill's output is of no interest.
+        try (ExecWatch kill = pod().inContainer(pods.container()).writingOutput(OutputStream.nullOutputStream())
+                .exec("/bin/sh", "-c", "kill -9 -1; true")) {
             kill.exitCode().get(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -9,15 +9,28 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.server.mock.OutputStreamMessage;
+import io.fabric8.kubernetes.client.server.mock.StatusStreamMessage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -25,16 +38,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The pod backend against a Kubernetes API: fabric8's mock server keeping objects as the API server does (CRUD
- * mode). No kubelet runs there, so {@link Kubelet} plays the one part of it the backend waits for: it marks pods
+ * The pod backend against a Kubernetes API: fabric8's mock server keeping objects as the API server does (CRUD),
+ * and answering the exec of a shell as told (an expectation; the mixed dispatcher serves both). No kubelet runs there, so {@link Kubelet} plays the one part of it the backend waits for: it marks pods
  * of a usable image ready, and leaves pods of a missing image waiting as a kubelet would, with the reason.
  */
-@EnableKubernetesMockClient(crud = true)
 class PodSandboxTest {
     private static final String NAMESPACE = "agentbus";
     private static final String MISSING_IMAGE = "registry.invalid/missing:1";
 
-    KubernetesClient client;
+    private final Map<ServerRequest, Queue<ServerResponse>> expectations = new HashMap<>();
+    private KubernetesMockServer server;
+    private KubernetesClient client;
 
     @TempDir
     Path root;
@@ -42,13 +56,19 @@ class PodSandboxTest {
     private Kubelet kubelet;
 
     @BeforeEach
-    void startKubelet() {
+    void startApiAndKubelet() {
+        server = new KubernetesMockServer(new Context(), new MockWebServer(), expectations,
+                new KubernetesMixedDispatcher(expectations), false);
+        server.init();
+        client = server.createClient();
         kubelet = new Kubelet(client);
     }
 
     @AfterEach
-    void stopKubelet() {
+    void stopApiAndKubelet() {
         kubelet.close();
+        client.close();
+        server.destroy();
     }
 
     @Test
@@ -93,6 +113,47 @@ class PodSandboxTest {
                 .newHost(new SandboxKey("bob", "s-2"), workspace("bob", "s-2"))) {
             assertThat(client.pods().inNamespace(NAMESPACE).withName(host.podName()).get().getSpec()
                     .getRuntimeClassName()).isNull();
+        }
+    }
+
+    /**
+     * The API's exec, as the mock answers it: the worker asks for {@code /bin/sh} in the sandbox container with
+     * stdin and stdout only (the pod's shell merges stderr into stdout), and reads what the shell writes.
+     */
+    @Test
+    void theShellRunsThroughTheApisExecInTheSandboxContainer() throws Exception {
+        try (var host = (KubernetesHost) backend(SandboxConfig.defaults(), "").newHost(
+                new SandboxKey("alice", "s-11"), workspace("alice", "s-11"))) {
+            server.expect().get().withPath("/api/v1/namespaces/" + NAMESPACE + "/pods/" + host.podName()
+                            + "/exec?command=%2Fbin%2Fsh&command=-c&command=exec%20%2Fbin%2Fsh%202%3E%261"
+                            + "&container=sandbox&stdin=true&stdout=true")
+                    .andUpgradeToWebSocket().open(new OutputStreamMessage("sandbox$ ready\n")).done().once();
+
+            var shell = host.startShell();
+            try (var reader = new BufferedReader(new InputStreamReader(shell.output(), StandardCharsets.UTF_8))) {
+                assertThat(reader.readLine()).isEqualTo("sandbox$ ready");
+            } finally {
+                shell.destroy();
+            }
+        }
+    }
+
+    @Test
+    void clearingALivePodKillsItsProcessesThroughExecAndKeepsThePod() throws Exception {
+        try (var host = (KubernetesHost) backend(SandboxConfig.defaults(), "").newHost(
+                new SandboxKey("alice", "s-12"), workspace("alice", "s-12"))) {
+            String pod = host.podName();
+            server.expect().get().withPath("/api/v1/namespaces/" + NAMESPACE + "/pods/" + pod
+                            + "/exec?command=%2Fbin%2Fsh&command=-c&command=kill%20-9%20-1%3B%20true"
+                            + "&container=sandbox&stdout=true")
+                    .andUpgradeToWebSocket().open(new StatusStreamMessage(0)).done().once();
+
+            host.killAll();
+
+            // Had the kill not been answered, the backend would have replaced the pod with a new one.
+            assertThat(host.podName()).isEqualTo(pod);
+            assertThat(client.pods().inNamespace(NAMESPACE).list().getItems()).extracting(p -> p.getMetadata()
+                    .getName()).containsExactly(pod);
         }
     }
 
