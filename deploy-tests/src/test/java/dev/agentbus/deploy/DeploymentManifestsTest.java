@@ -130,10 +130,43 @@ class DeploymentManifestsTest {
                 assertThat(security.getCapabilities().getAdd()).as(c.getName()).isEmpty();
                 assertThat(security.getPrivileged()).as(c.getName()).isNotEqualTo(Boolean.TRUE);
             }
-            // Only the worker runs without a seccomp profile, for bubblewrap's user namespaces (README).
-            String seccomp = podSecurity.getSeccompProfile().getType();
-            assertThat(seccomp).as(entry.getKey()).isEqualTo(
-                    entry.getKey().equals("sandbox-worker") ? "Unconfined" : "RuntimeDefault");
+            // Only the worker leaves its seccomp profile unset, for bubblewrap's user namespaces (README).
+            if (entry.getKey().equals("sandbox-worker")) {
+                assertThat(podSecurity.getSeccompProfile()).as(entry.getKey()).isNull();
+            } else {
+                assertThat(podSecurity.getSeccompProfile().getType()).as(entry.getKey()).isEqualTo("RuntimeDefault");
+            }
+        }
+    }
+
+    /**
+     * The namespace's Pod Security label is one every pod passes: for {@code baseline}, the rules of that standard
+     * the manifests could break (host namespaces, host paths, privileged containers, added capabilities, an explicit
+     * Unconfined seccomp profile, host ports).
+     */
+    @ParameterizedTest
+    @FieldSource("OVERLAYS")
+    void everyPodPassesTheNamespacesPodSecurityStandard(String overlay) {
+        Build build = Build.of(overlay);
+        String level = build.all(io.fabric8.kubernetes.api.model.Namespace.class).getFirst().getMetadata()
+                .getLabels().getOrDefault("pod-security.kubernetes.io/enforce", "baseline");
+        assertThat(level).isIn("baseline", "restricted");
+        for (var entry : build.podTemplates().entrySet()) {
+            var spec = entry.getValue().getSpec();
+            String pod = entry.getKey();
+            assertThat(spec.getHostNetwork()).as(pod).isNotEqualTo(Boolean.TRUE);
+            assertThat(spec.getHostPID()).as(pod).isNotEqualTo(Boolean.TRUE);
+            assertThat(spec.getHostIPC()).as(pod).isNotEqualTo(Boolean.TRUE);
+            assertThat(spec.getVolumes()).as(pod).allSatisfy(v -> assertThat(v.getHostPath()).isNull());
+            if (spec.getSecurityContext().getSeccompProfile() != null) {
+                assertThat(spec.getSecurityContext().getSeccompProfile().getType()).as(pod).isNotEqualTo("Unconfined");
+            }
+            for (Container c : spec.getContainers()) {
+                assertThat(c.getSecurityContext().getPrivileged()).as(pod).isNotEqualTo(Boolean.TRUE);
+                assertThat(c.getSecurityContext().getCapabilities().getAdd()).as(pod).isEmpty();
+                assertThat(c.getSecurityContext().getSeccompProfile()).as(pod).isNull();
+                assertThat(c.getPorts()).as(pod).allSatisfy(p -> assertThat(p.getHostPort()).isNull());
+            }
         }
     }
 
