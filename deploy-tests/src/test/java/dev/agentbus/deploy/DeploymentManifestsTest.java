@@ -373,6 +373,13 @@ class DeploymentManifestsTest {
         assertThat(policies.ingressAllows(SANDBOX_POD, postgres, 5432)).as("PostgreSQL ingress ← sandbox")
                 .isFalse();
         assertThat(policies.allows(SANDBOX_POD, gateway, 8080)).as("sandbox → gateway").isFalse();
+        // Strimzi's own pods are left to Strimzi's policies: the brokers reach each other, the entity operator
+        // reaches them (the replication and control ports, 9091 and 9090).
+        Map<String, String> entityOperator = Map.of("strimzi.io/cluster", "agentbus", "strimzi.io/kind", "Kafka",
+                "strimzi.io/name", "agentbus-entity-operator");
+        assertThat(policies.egressAllows(kafkaPod, kafkaPod, 9091)).as("broker → broker").isTrue();
+        assertThat(policies.egressAllows(kafkaPod, kafkaPod, 9090)).as("broker → controller").isTrue();
+        assertThat(policies.egressAllows(entityOperator, kafkaPod, 9091)).as("entity operator → Kafka").isTrue();
         for (String service : SERVICES) {
             Map<String, String> pod = build.podTemplates().get(service).getMetadata().getLabels();
             assertThat(policies.allows(pod, kafkaPod, 9092)).as(service + " → Kafka").isTrue();
