@@ -5,9 +5,10 @@ import java.nio.file.Path;
 /**
  * The backend a worker runs its sandboxes on, chosen once at start ({@link BackendChoice}): Docker, bubblewrap,
  * the unsafe host mode, or none (every command refused, with the reason). Each knows how to make a sandbox and
- * what it can offer.
+ * what it can offer. A fifth, pods through the Kubernetes API ({@link KubernetesBackend}), is built and tested but
+ * not chosen yet.
  */
-sealed interface Backend permits DockerBackend, BubblewrapBackend, HostBackend, Unavailable {
+sealed interface Backend permits DockerBackend, BubblewrapBackend, HostBackend, KubernetesBackend, Unavailable {
 
     /** {@code docker}, {@code bubblewrap}, {@code host} or {@code none}: what the worker reports. */
     String name();

@@ -8,7 +8,7 @@ import dev.agentbus.sandbox.shell.ShellProcess;
  * every backend.
  */
 interface SandboxHost extends AutoCloseable {
-    /** {@code docker}, {@code bubblewrap} or {@code host}. */
+    /** {@code docker}, {@code bubblewrap}, {@code host} or {@code kubernetes}. */
     String backend();
 
     /**
