@@ -68,7 +68,14 @@ class PodSandboxTest {
     void stopApiAndKubelet() {
         kubelet.close();
         client.close();
-        server.destroy();
+        try {
+            server.destroy();
+        } catch (IllegalStateException slowToClose) {
+            // fabric8's mock server gives Vert.x 10 s to close its HTTP server, and on a loaded machine an exec
+            // WebSocket the client closed a moment ago can still be draining then (seen once in a clean CI run).
+            // The test's assertions are done by now: a slow shutdown of the fake API is not a fault of the backend,
+            // and the next test starts a server of its own on another port.
+        }
     }
 
     @Test
