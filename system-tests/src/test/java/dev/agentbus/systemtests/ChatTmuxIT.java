@@ -144,13 +144,19 @@ class ChatTmuxIT extends OnStandaloneStack {
         assertThat(model.requestCount()).isEqualTo(7);
     }
 
-    /** sh command line: the CLI with this JVM's class path, pointed at the stack, then its exit code. */
-    private static String chatCommand(Path home) {
+    /**
+     * sh command line: the CLI with this JVM's class path, pointed at the stack, then its exit code. The class path
+     * goes in a java argument file: written out, it is longer than a tmux command may be.
+     */
+    private static String chatCommand(Path home) throws java.io.IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
+        Files.createDirectories(home);
+        Path classPath = home.resolve("cli.args");
+        Files.writeString(classPath, "-cp \"" + System.getProperty("java.class.path") + "\"\n");
         List<String> words = new ArrayList<>(List.of("env",
                 "AGENTBUS_URL=" + stack.stack.gatewayUrl(), "AGENTBUS_TOKEN=" + StandaloneStack.TOKEN,
                 "AGENTBUS_DATA_DIR=" + home, "NO_COLOR=1", "TERM=xterm-256color",
-                java, "-cp", System.getProperty("java.class.path"), AgentbusCli.class.getName(), "chat"));
+                java, "@" + classPath, AgentbusCli.class.getName(), "chat"));
         return words.stream().map(Tmux::quote).collect(Collectors.joining(" "))
                 + "; echo \"[chat exited $?]\"; sleep 600";
     }
