@@ -8,7 +8,6 @@ import org.junit.jupiter.api.Test;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -34,14 +33,6 @@ class DeleteSessionIT extends OnStandaloneStack {
         return gw.send(gw.request("/api/v1/sessions/" + sessionId).DELETE().build());
     }
 
-    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as(what).isLessThan(deadline);
-            Thread.sleep(50);
-        }
-    }
-
     @Test
     void a_deleted_session_is_gone_from_every_route_list_and_search_and_its_files_are_removed() throws Exception {
         model.replyToolCall("write", "{\"path\":\"plan.txt\",\"content\":\"the okapi plan\"}")
@@ -52,21 +43,21 @@ class DeleteSessionIT extends OnStandaloneStack {
         gw.awaitLog(id, e -> e.event() instanceof TurnEnded, WAIT);
         assertThat(stack.workspace(id).resolve("plan.txt")).hasContent("the okapi plan");
         assertThat(checkpoints(id)).isDirectory();
-        await("the search finds the session", () -> gw.get("/api/v1/search?q=okapi").body().contains(id));
+        Poll.until("the search finds the session", WAIT, () -> gw.get("/api/v1/search?q=okapi").body().contains(id));
 
         GatewayClient.Response deleted = delete(id);
         assertThat(deleted.status()).isEqualTo(202);
         assertThat(deleted.json().get("inputId").asText()).isNotBlank();
 
-        await("the session answers 404", () -> gw.get("/api/v1/sessions/" + id).status() == 404);
+        Poll.until("the session answers 404", WAIT, () -> gw.get("/api/v1/sessions/" + id).status() == 404);
         assertThat(gw.get("/api/v1/sessions/" + id + "/log").status()).isEqualTo(404);
         assertThat(gw.get("/api/v1/sessions/" + id + "/export").status()).isEqualTo(404);
         assertThat(gw.post("/api/v1/sessions/" + id + "/messages", "{\"text\":\"hello?\"}").status()).isEqualTo(404);
         assertThat(gw.get("/api/v1/sessions").body()).doesNotContain(id);
-        await("the read model lists it no more",
+        Poll.until("the read model lists it no more", WAIT,
                 () -> !gw.get("/api/v1/read-models/sessions").body().contains(id));
-        await("the search finds it no more", () -> !gw.get("/api/v1/search?q=okapi").body().contains(id));
-        await("its workspace and checkpoints are removed",
+        Poll.until("the search finds it no more", WAIT, () -> !gw.get("/api/v1/search?q=okapi").body().contains(id));
+        Poll.until("its workspace and checkpoints are removed", WAIT,
                 () -> !Files.exists(stack.workspace(id)) && !Files.exists(checkpoints(id)));
         assertThat(delete(id).status()).as("deleting it again").isEqualTo(404);
     }
@@ -78,12 +69,12 @@ class DeleteSessionIT extends OnStandaloneStack {
         String id = gw.createSession("nap");
         gw.postMessage(id, "take a long nap");
         Path started = stack.workspace(id).resolve("started.txt");
-        await("the command is under way", () -> Files.exists(started));
+        Poll.until("the command is under way", WAIT, () -> Files.exists(started));
 
         long deletedAt = System.nanoTime();
         assertThat(delete(id).status()).isEqualTo(202);
 
-        await("the workspace is removed", () -> !Files.exists(stack.workspace(id)));
+        Poll.until("the workspace is removed", WAIT, () -> !Files.exists(stack.workspace(id)));
         assertThat(Duration.ofNanos(System.nanoTime() - deletedAt)).as("the command was killed, not waited for")
                 .isLessThan(Duration.ofSeconds(20));
         assertThat(gw.get("/api/v1/sessions/" + id).status()).isEqualTo(404);

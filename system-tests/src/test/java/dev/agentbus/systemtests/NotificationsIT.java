@@ -29,7 +29,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -108,7 +107,7 @@ class NotificationsIT {
         gw.postMessage(id, "write the report");
         gw.awaitLog(id, e -> e.event() instanceof TurnEnded, WAIT);
 
-        await("the turn's notification in the queue", () -> mine(gw, id).size() == 1);
+        Poll.until("the turn's notification in the queue", WAIT, () -> mine(gw, id).size() == 1);
         JsonNode list = gw.get("/api/v1/me/notifications").json();
         JsonNode n = mine(gw, id).getFirst();
         assertThat(n.get("kind").asText()).isEqualTo("turn_ended");
@@ -121,7 +120,7 @@ class NotificationsIT {
         assertThat(hooked).as("the webhook got it").isNotNull();
         assertThat(hooked.get("kind").asText()).isEqualTo("turn_ended");
         assertThat(hooked.get("id").asLong()).isEqualTo(n.get("id").asLong());
-        await("the delivery shown in the settings",
+        Poll.until("the delivery shown in the settings", WAIT,
                 () -> gw.get("/api/v1/me/notification-settings").json().has("webhookOkAt"));
 
         List<GatewayClient.Sse> events = live.get(WAIT.toSeconds(), TimeUnit.SECONDS);
@@ -151,7 +150,7 @@ class NotificationsIT {
         gw.postMessage(id, "migrate, and tell me when it is done");
         gw.awaitLog(id, e -> e.event() instanceof TurnEnded, WAIT);
 
-        await("the agent's notification in the queue", () -> mine(gw, id).size() == 1);
+        Poll.until("the agent's notification in the queue", WAIT, () -> mine(gw, id).size() == 1);
         JsonNode n = mine(gw, id).getFirst();
         assertThat(n.get("kind").asText()).isEqualTo("message");
         assertThat(n.get("title").asText()).isEqualTo("Urgent: notification from the agent in “Migration”");
@@ -179,12 +178,12 @@ class NotificationsIT {
 
         gw.postMessage(id, "one");
         gw.awaitLog(id, e -> e.event() instanceof TurnEnded, WAIT);
-        await("the failure in the settings", () -> gw.get("/api/v1/me/notification-settings").json()
+        Poll.until("the failure in the settings", WAIT, () -> gw.get("/api/v1/me/notification-settings").json()
                 .path("webhookError").asText().contains("HTTP 500"));
-        await("two attempts", () -> failing.get() >= 2);
+        Poll.until("two attempts", WAIT, () -> failing.get() >= 2);
 
         gw.postMessage(id, "two");
-        await("the second turn's notification queued all the same", () -> mine(gw, id).size() == 2);
+        Poll.until("the second turn's notification queued all the same", WAIT, () -> mine(gw, id).size() == 2);
         put(gw, "{\"webhookUrl\":null}");
     }
 
@@ -248,14 +247,4 @@ class NotificationsIT {
         return out;
     }
 
-    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (condition.getAsBoolean()) {
-                return;
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("timed out waiting for " + what);
-    }
 }

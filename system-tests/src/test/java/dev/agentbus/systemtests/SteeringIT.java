@@ -185,7 +185,7 @@ class SteeringIT extends OnStandaloneStack {
         String id = gw.createSession("sleepy");
         gw.postMessage(id, "take a nap");
         Path begun = stack.workspace(id).resolve("begun.txt");
-        awaitTrue("the command is under way", () -> Files.exists(begun));
+        Poll.until("the command is under way", WAIT, () -> Files.exists(begun));
 
         long stoppedAt = System.nanoTime();
         assertThat(gw.post("/api/v1/sessions/" + id + "/cancel", "").status()).isEqualTo(202);
@@ -208,21 +208,8 @@ class SteeringIT extends OnStandaloneStack {
         assertThat(events(later, ToolCallCompleted.class)).hasSize(1);
     }
 
-    private static void awaitTrue(String what, java.util.function.BooleanSupplier condition)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as(what).isLessThan(deadline);
-            Thread.sleep(20);
-        }
-    }
-
         /** Until the gateway's view of the session contains the text (a status, a title). */
     static void awaitView(GatewayClient gw, String id, String text) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!gw.get("/api/v1/sessions/" + id).body().contains(text)) {
-            assertThat(System.nanoTime()).as("the view shows " + text).isLessThan(deadline);
-            Thread.sleep(50);
-        }
+        Poll.until("the view shows " + text, WAIT, () -> gw.get("/api/v1/sessions/" + id).body().contains(text));
     }
 }
