@@ -29,7 +29,7 @@ import java.util.concurrent.TimeoutException;
  */
 @Context
 class UserInsights {
-    private static final long WAIT_MS = 10_000;
+    private static final java.time.Duration WAIT = java.time.Duration.ofSeconds(10);
 
     private final CompactedTopicView<InsightSet> view;
     private final KafkaProducer<String, byte[]> producer;
@@ -82,13 +82,8 @@ class UserInsights {
     }
 
     private InsightSet awaitApplied(String user, String commandId) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + WAIT_MS;
-        while (System.currentTimeMillis() < deadline) {
-            var set = view.get(user);
-            if (set.isPresent() && commandId.equals(set.get().lastCommandId())) {
-                return set.get();
-            }
-            Thread.sleep(20);
+        if (view.awaitValue(user, set -> set.isPresent() && commandId.equals(set.get().lastCommandId()), WAIT)) {
+            return view.get(user).orElseThrow();
         }
         throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE,
                 "the memory-service did not apply the change within 10 s; it is queued and will apply when it runs");
