@@ -62,7 +62,10 @@ final class AgentTasks {
                 () -> inputs.send(session.sessionId(), user, inputId, new SessionInput.PostUserMessage(task)));
     }
 
-    /** Waits at most {@code wait} for the turn under way in a session {@code user} may see; at once if none is. */
+    /**
+     * Waits at most {@code wait} for the turn under way in a session {@code user} may see, also while it waits for
+     * a person's approval; answers at once if no turn is under way.
+     */
     TaskReport await(String user, String sessionId, Duration wait) throws InterruptedException {
         SessionState session = access.readable(sessionId, user);
         // The state at its last event, and the events after it when following: nothing falls between the two.
@@ -110,7 +113,9 @@ final class AgentTasks {
             start.run();
             return report(id, end.get(wait.toMillis(), TimeUnit.MILLISECONDS));
         } catch (TimeoutException e) {
-            return TaskReport.stillRunning(id, (int) wait.toSeconds());
+            // The turn goes on: say whether it waits for a person, or is still at work.
+            var open = directory.state(id).flatMap(TaskProgress::stillOpen);
+            return open.isPresent() ? report(id, open.get()) : TaskReport.stillRunning(id, (int) wait.toSeconds());
         } catch (ExecutionException e) {
             throw new IllegalStateException("following session " + id + " failed", e.getCause());
         } finally {

@@ -45,9 +45,10 @@ class McpController {
      * A client's GET asks for a stream of messages the server starts; a stateless server has none to send, and MCP
      * says to answer 405 then (the SDK's client goes on with plain requests).
      */
-    @Get(produces = MediaType.APPLICATION_JSON)
+    @Get(produces = {MediaType.TEXT_EVENT_STREAM, MediaType.APPLICATION_JSON})
     HttpResponse<ApiError> stream() {
         return HttpResponse.<ApiError>status(HttpStatus.METHOD_NOT_ALLOWED).header("Allow", "POST")
+                .contentType(MediaType.APPLICATION_JSON_TYPE)
                 .body(ErrorBodies.of(HttpStatus.METHOD_NOT_ALLOWED, "this MCP server is stateless: it opens no "
                         + "event stream; POST each JSON-RPC message to /mcp"));
     }

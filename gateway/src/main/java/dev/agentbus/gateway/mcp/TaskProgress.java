@@ -9,6 +9,7 @@ import dev.agentbus.events.session.SessionEvent.UserMessagePosted;
 import dev.agentbus.events.session.TurnOutcome;
 import dev.agentbus.events.state.PendingApproval;
 import dev.agentbus.events.state.SessionState;
+import dev.agentbus.events.state.SessionStatus;
 
 import java.util.List;
 import java.util.Optional;
@@ -19,9 +20,10 @@ import java.util.Optional;
  * orchestrator refused the message. Pure and given events one at a time, so its rules are tested without a stack;
  * the caller serialises the calls.
  *
- * <p>An approval ends the wait rather than holding the request: nobody on the MCP side can decide it, and the
- * person who can (web UI, CLI, {@code POST …/approvals/{callId}}) may take hours. The caller says so, and
- * {@code await_task} picks the turn up again once it is decided.
+ * <p>A task that has just begun stops waiting at its first call that needs an approval: nobody on the MCP side can
+ * decide it, and the person who can (web UI, CLI, {@code POST …/approvals/{callId}}) may take hours, so
+ * {@code run_task} says so at once. Following a turn already under way ({@code await_task}) waits through approvals
+ * instead: that is the wait for a person's decision, held until it comes or the wait runs out.
  */
 final class TaskProgress {
 
@@ -43,34 +45,44 @@ final class TaskProgress {
     private final String inputId;
     /** From the event our message caused on (or at once, when following a turn already under way). */
     private boolean begun;
+    private final boolean stopAtApproval;
     private boolean over;
 
-    private TaskProgress(String inputId, boolean begun) {
+    private TaskProgress(String inputId, boolean begun, boolean stopAtApproval) {
         this.inputId = inputId;
         this.begun = begun;
+        this.stopAtApproval = stopAtApproval;
     }
 
     /** Follows the turn that the message input {@code inputId} starts; what comes before it is someone else's. */
     static TaskProgress ofMessage(String inputId) {
-        return new TaskProgress(inputId, false);
+        return new TaskProgress(inputId, false, true);
     }
 
-    /** Follows whatever turn is under way. */
+    /** Follows whatever turn is under way, through its approvals, to its end. */
     static TaskProgress ofRunningTurn() {
-        return new TaskProgress(null, true);
+        return new TaskProgress(null, true, false);
     }
 
     /**
      * Where a session stands now, for a wait that starts on a session that may have nothing running: the last turn's
-     * end for an idle one, its approvals for one that awaits them; empty while a turn runs or waits for a time.
+     * end for an idle one; empty while a turn runs, waits for a time or for an approval.
      */
     static Optional<Outcome> of(SessionState state) {
         return switch (state.status()) {
             case IDLE -> Optional.of(new Outcome.Ended(state.lastOutcome(), state.lastAnswer(), state.lastError()));
-            case AWAITING_APPROVAL -> Optional.of(new Outcome.AwaitingApproval(state.pendingApprovals()));
             case DELETED, NEW -> Optional.of(new Outcome.Refused("session " + state.sessionId() + " is gone"));
-            case RUNNING, WAITING -> Optional.empty();
+            case RUNNING, WAITING, AWAITING_APPROVAL -> Optional.empty();
         };
+    }
+
+    /**
+     * Where a turn stands when the wait for it ran out: held for approvals (which say what it waits for), else
+     * still running.
+     */
+    static Optional<Outcome> stillOpen(SessionState state) {
+        return state.status() == SessionStatus.AWAITING_APPROVAL
+                ? Optional.of(new Outcome.AwaitingApproval(state.pendingApprovals())) : Optional.empty();
     }
 
     /** The outcome this event brings, once; nothing before it and nothing after the first one. */
@@ -92,7 +104,7 @@ final class TaskProgress {
         }
         return switch (envelope.event()) {
             case TurnEnded ended -> end(new Outcome.Ended(ended.outcome(), ended.answer(), ended.message()));
-            case ApprovalRequested asked -> end(new Outcome.AwaitingApproval(List.of(new PendingApproval(
+            case ApprovalRequested asked when stopAtApproval -> end(new Outcome.AwaitingApproval(List.of(new PendingApproval(
                     asked.callId(), asked.tool(), asked.arguments(), asked.risk(), asked.reason(), asked.expiresAt()))));
             case SessionDeleted deleted -> end(new Outcome.Refused("session " + envelope.sessionId()
                     + " was deleted"));

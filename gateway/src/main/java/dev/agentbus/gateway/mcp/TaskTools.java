@@ -65,10 +65,10 @@ final class TaskTools {
                         call -> report(tasks.run(call.user(), call.optionalString("session_id"),
                                 call.string("task"), wait(call)))),
                 McpTools.tool(Tool.builder().name("await_task").title("Wait for a task's answer")
-                        .description("Waits for the running turn of a session to end and returns the agent's "
-                                + "final answer; at once for a session with no turn running (the last turn's answer) "
-                                + "or one waiting for approval. Use it after run_task returned running or "
-                                + "awaiting_approval.")
+                        .description("Waits for the running turn of a session to end, also while it waits for a "
+                                + "person's approval, and returns the agent's final answer; at once for a session "
+                                + "with no turn running (the last turn's answer). If the wait runs out first it "
+                                + "says running or awaiting_approval. Use it after run_task returned one of those.")
                         .inputSchema(json, """
                                 {"type":"object","properties":{
                                   "session_id":{"type":"string"},

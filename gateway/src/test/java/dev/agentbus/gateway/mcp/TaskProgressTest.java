@@ -13,7 +13,6 @@ import org.junit.jupiter.api.Test;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -78,6 +77,20 @@ class TaskProgressTest {
     }
 
     @Test
+    void following_a_turn_under_way_waits_through_its_approvals_to_its_end() {
+        TaskProgress progress = TaskProgress.ofRunningTurn();
+
+        List<TaskProgress.Outcome> outcomes = feed(progress,
+                event(null, new SessionEvent.ApprovalRequested("c1", "shell", "{}", Risk.HIGH, null, EXPIRES)),
+                event(null, new SessionEvent.ApprovalDecided("c1", dev.agentbus.events.session.ApprovalDecision
+                        .APPROVED, null, "ada")),
+                event(null, new SessionEvent.TurnEnded(TurnOutcome.COMPLETED, "after the approval", null)));
+
+        assertThat(outcomes).containsExactly(new TaskProgress.Outcome.Ended(TurnOutcome.COMPLETED,
+                "after the approval", null));
+    }
+
+    @Test
     void following_a_running_turn_takes_the_next_end_whoever_began_it() {
         TaskProgress progress = TaskProgress.ofRunningTurn();
 
@@ -109,6 +122,21 @@ class TaskProgressTest {
                 null));
         assertThat(TaskReport.of(SESSION, TaskProgress.of(fresh).orElseThrow(), "/x").status()).isEqualTo("idle");
         assertThat(TaskProgress.of(running)).isEmpty();
+        assertThat(TaskProgress.stillOpen(running)).as("a wait that ran out on a turn at work").isEmpty();
+    }
+
+    @Test
+    void a_wait_that_runs_out_on_a_turn_held_for_approval_names_the_calls() {
+        SessionState held = fold(new SessionEvent.SessionCreated("t"), new SessionEvent.UserMessagePosted("hi"),
+                new SessionEvent.ModelCallStarted("r1", 1),
+                new SessionEvent.ModelCallCompleted("r1", "m", null, null, List.of(
+                        new dev.agentbus.events.session.ToolCallSpec("c1", "shell", "{}")), TokenUsage.ZERO,
+                        "tool_calls"),
+                new SessionEvent.ApprovalRequested("c1", "shell", "{}", Risk.HIGH, "runs a command", EXPIRES));
+
+        assertThat(TaskProgress.of(held)).as("await_task waits for the decision").isEmpty();
+        assertThat(TaskProgress.stillOpen(held)).contains(new TaskProgress.Outcome.AwaitingApproval(List.of(
+                new PendingApproval("c1", "shell", "{}", Risk.HIGH, "runs a command", EXPIRES))));
     }
 
     @Test
