@@ -15,11 +15,11 @@ import io.micronaut.core.bind.annotation.Bindable;
  *                       request cannot hold a gateway thread for ever
  */
 @ConfigurationProperties("agentbus.gateway.mcp")
-public record McpSettings(
+record McpSettings(
         @Bindable(defaultValue = "50") int waitSeconds,
         @Bindable(defaultValue = "600") int maxWaitSeconds) {
 
-    public McpSettings {
+    McpSettings {
         if (waitSeconds < 1) {
             throw new IllegalArgumentException("agentbus.gateway.mcp.wait-seconds must be at least 1, not "
                     + waitSeconds);
@@ -31,7 +31,7 @@ public record McpSettings(
     }
 
     /** The wait for a call that asked for {@code requested} seconds (null: the default), within the bounds. */
-    public int waitFor(Integer requested) {
+    int waitFor(Integer requested) {
         return requested == null ? waitSeconds : Math.clamp(requested, 1, maxWaitSeconds);
     }
 }
