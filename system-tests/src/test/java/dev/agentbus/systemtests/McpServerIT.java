@@ -2,6 +2,9 @@ package dev.agentbus.systemtests;
 
 import dev.agentbus.events.Json;
 import dev.agentbus.events.session.SessionEvent.ToolCallRequested;
+import dev.agentbus.gateway.GatewayApplication;
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.runtime.server.EmbeddedServer;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
@@ -30,7 +33,8 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
  * standalone stack with the scripted model server: a task in a new session answers with the agent's final answer,
  * the same session continues, the workspace tools read and write that session's files through the sandbox-worker, a
  * turn that needs an approval comes back saying so and {@code await_task} gets its answer once it is decided, a
- * turn longer than the wait comes back running. Users' keys keep them apart; a bad key is 401.
+ * turn longer than the wait comes back running, and another gateway replica answers for a task the first one
+ * started. Users' keys keep them apart; a bad key is 401.
  */
 class McpServerIT extends OnStandaloneStack {
     static final Duration WAIT = Duration.ofSeconds(60);
@@ -212,6 +216,36 @@ class McpServerIT extends OnStandaloneStack {
         GatewayClient.Response garbage = adaHttp.send(mcp(adaHttp, "{not json"));
         assertThat(garbage.status()).isEqualTo(400);
         assertThat(garbage.json().at("/error/code").asInt()).isEqualTo(-32700);
+    }
+
+    /**
+     * A second gateway on the same broker and database, as a replica in a deployment runs: a task started through
+     * one is awaited through the other, by a request that never said initialize to it.
+     */
+    @Test
+    void another_gateway_replica_answers_for_a_task_started_through_the_first() throws Exception {
+        Map<String, Object> props = new java.util.HashMap<>(GatewayApplication.properties());
+        props.putAll(Map.of("agentbus.kafka.bootstrap-servers", stack.stack.bootstrapServers(),
+                "agentbus.data-dir", dataDir.toString(), "agentbus.db.url", stack.stack.databaseUrl(),
+                "agentbus.db.user", "postgres", "agentbus.gateway.port", "-1",
+                "agentbus.gateway.token", StandaloneStack.TOKEN, "agentbus.kafka.partitions", "2"));
+        model.replyToolCall("shell", "{\"command\":\"sleep 2; echo rested\"}").replyText("Rested.");
+        try (ApplicationContext replica = ApplicationContext.builder().properties(props).start();
+             McpSyncClient first = client(adaKey)) {
+            replica.getBean(EmbeddedServer.class).start();
+            GatewayClient other = new GatewayClient(replica.getBean(EmbeddedServer.class).getURL().toString(), adaKey);
+            first.initialize();
+
+            Map<String, Object> running = structured(call(first, "run_task", Map.of("task", "rest a moment",
+                    "timeout_seconds", 1)));
+            assertThat(running).containsEntry("status", "running");
+            GatewayClient.Response done = other.send(mcp(other, toolsCall("await_task",
+                    Map.of("session_id", running.get("sessionId"), "timeout_seconds", 60))));
+
+            assertThat(done.status()).as(done.body()).isEqualTo(200);
+            assertThat(done.json().at("/result/structuredContent/status").asText()).isEqualTo("completed");
+            assertThat(done.json().at("/result/structuredContent/answer").asText()).isEqualTo("Rested.");
+        }
     }
 
     static McpSyncClient client(String key) {
