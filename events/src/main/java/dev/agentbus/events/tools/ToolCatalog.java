@@ -138,7 +138,7 @@ public final class ToolCatalog {
                     "description":"default normal"}},"required":["message"]}""",
                     ToolSpec.Executor.ORCHESTRATOR, false, Risk.LOW),
             new ToolSpec(TASK, "Hand a self-contained piece of work to a sub-agent: a fresh agent with its own "
-                    + "conversation that works in this workspace and returns its final answer as this call's result. "
+                    + "conversation and its own empty workspace, which returns its final answer as this call's result. "
                     + "Several task calls in one reply run in parallel. The sub-agent sees only the prompt, so say "
                     + "everything it needs. By default it has the file tools only (read, write, edit, ls, glob, grep).",
                     """
