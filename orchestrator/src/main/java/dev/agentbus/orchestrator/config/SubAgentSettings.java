@@ -1,5 +1,6 @@
 package dev.agentbus.orchestrator.config;
 
+import dev.agentbus.orchestrator.deciding.delegating.SubAgentLimits;
 import io.micronaut.context.annotation.ConfigurationProperties;
 import io.micronaut.core.bind.annotation.Bindable;
 
@@ -34,5 +35,12 @@ public record SubAgentSettings(
         if (defaultTools.isEmpty()) {
             throw new IllegalArgumentException("agentbus.sub-agents.default-tools must name at least one tool");
         }
+        // A default tool that does not exist, is only a person's, or is task itself is refused here, at start.
+        new SubAgentLimits(maxRunning, maxIterations, defaultTools);
+    }
+
+    /** The limits the decider applies. */
+    public SubAgentLimits limits() {
+        return new SubAgentLimits(maxRunning, maxIterations, defaultTools);
     }
 }

@@ -50,9 +50,7 @@ public class OrchestratorRuntime {
     public OrchestratorRuntime(KafkaSettings kafka, LlmSettings llm, AgentSettings agent,
                                PermissionSettings permissions, LoopGuardSettings loopGuard, ContextSettings context,
                                SubAgentSettings subAgents, SecretBox secrets) {
-        // Checked here, at start: a default tool that does not exist is a mistake in the settings.
-        this.subAgents = new SubAgentLimits(subAgents.maxRunning(), subAgents.maxIterations(),
-                subAgents.defaultTools());
+        this.subAgents = subAgents.limits();
         this.context = context;
         this.loopLimits = new LoopLimits(loopGuard.repeatedCalls(), loopGuard.noProgress(), loopGuard.toolErrors(),
                 loopGuard.emptyReplies());

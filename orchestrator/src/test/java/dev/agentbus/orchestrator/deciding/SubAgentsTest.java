@@ -319,6 +319,16 @@ class SubAgentsTest {
         }
 
         @Test
+        void deleting_a_running_child_tells_its_parent_it_was_cancelled() {
+            Decision d = childRunning().when(new DeleteSession());
+
+            assertThat(d.outgoing()).singleElement().satisfies(o -> {
+                assertThat(o.sessionId()).isEqualTo("parent-1");
+                assertThat(((RecordSubAgentResult) o.input()).outcome()).isEqualTo(TurnOutcome.CANCELLED);
+            });
+        }
+
+        @Test
         void a_later_turn_a_person_starts_in_the_child_is_not_reported_to_the_parent() {
             DeciderFixture f = childRunning().and(
                     new dev.agentbus.events.session.SessionEvent.ModelCallCompleted("r1", "m", "done", null,
