@@ -208,10 +208,8 @@ public final class SessionDecider {
                 step.callModel();
             }
             case StartSubAgent a -> {
-                // Sent once, with the parent's sub_agent.started.v1; a session that exists is never started again.
-                if (state.exists() || ChildStart.invalid(a) != null) {
-                    return step.ignore(state.exists() ? "sub-agent " + envelope.sessionId() + " has started already"
-                            : ChildStart.invalid(a));
+                if (ChildStart.notStarted(state, a).isPresent()) {
+                    return step.ignore(ChildStart.notStarted(state, a).get());
                 }
                 ChildStart.events(a).forEach(step::emit);
                 attachMemoryIfChanged(step);

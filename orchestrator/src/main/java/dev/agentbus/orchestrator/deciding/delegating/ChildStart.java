@@ -6,8 +6,10 @@ import dev.agentbus.events.session.SessionEvent;
 import dev.agentbus.events.session.SessionEvent.SessionCreated;
 import dev.agentbus.events.session.SessionEvent.UserMessagePosted;
 import dev.agentbus.events.session.SubAgentOf;
+import dev.agentbus.events.state.SessionState;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The child's rule for {@code start_sub_agent.v1}: the child is created with its parent link in its first event and
@@ -28,11 +30,17 @@ public final class ChildStart {
                 new UserMessagePosted(s.prompt()));
     }
 
-    /** Why the input cannot start a child (then it is ignored), or null when it can. */
-    public static String invalid(StartSubAgent s) {
-        if (s.parentSessionId() == null || s.callId() == null || s.prompt() == null || s.prompt().isBlank()) {
-            return "a sub-agent needs its parent, the parent's call and a prompt";
+    /**
+     * Why the input starts nothing (then it is ignored): it is sent once, with the parent's {@code sub_agent.started.v1},
+     * so a session that exists already has been started and is never started again.
+     */
+    public static Optional<String> notStarted(SessionState state, StartSubAgent s) {
+        if (state.exists()) {
+            return Optional.of("sub-agent " + state.sessionId() + " has started already");
         }
-        return null;
+        if (s.parentSessionId() == null || s.callId() == null || s.prompt() == null || s.prompt().isBlank()) {
+            return Optional.of("a sub-agent needs its parent, the parent's call and a prompt");
+        }
+        return Optional.empty();
     }
 }
