@@ -12,6 +12,8 @@ import dev.agentbus.orchestrator.config.AgentSettings;
 import dev.agentbus.orchestrator.config.ContextSettings;
 import dev.agentbus.orchestrator.deciding.ContextLimits;
 import dev.agentbus.orchestrator.config.LoopGuardSettings;
+import dev.agentbus.orchestrator.config.SubAgentSettings;
+import dev.agentbus.orchestrator.deciding.delegating.SubAgentLimits;
 import dev.agentbus.orchestrator.config.PermissionSettings;
 import dev.agentbus.orchestrator.deciding.LoopLimits;
 import dev.agentbus.orchestrator.config.LlmSettings;
@@ -39,6 +41,7 @@ public class OrchestratorRuntime {
     private final PermissionSettings permissions;
     private final LoopLimits loopLimits;
     private final ContextSettings context;
+    private final SubAgentLimits subAgents;
     private CompactedTopicView<MemoryDocument> memory;
     private CompactedTopicView<UserModelSettings> userModels;
     private ModelServers servers;
@@ -46,7 +49,8 @@ public class OrchestratorRuntime {
 
     public OrchestratorRuntime(KafkaSettings kafka, LlmSettings llm, AgentSettings agent,
                                PermissionSettings permissions, LoopGuardSettings loopGuard, ContextSettings context,
-                               SecretBox secrets) {
+                               SubAgentSettings subAgents, SecretBox secrets) {
+        this.subAgents = subAgents.limits();
         this.context = context;
         this.loopLimits = new LoopLimits(loopGuard.repeatedCalls(), loopGuard.noProgress(), loopGuard.toolErrors(),
                 loopGuard.emptyReplies());
@@ -81,7 +85,8 @@ public class OrchestratorRuntime {
                 answers -> new ModelCalls(kafka, servers, prompts, Clock.systemUTC(), answers, context.window()),
                 userId -> memory.get(userId).orElse(MemoryDocument.empty(userId)), Clock.systemUTC(), maxIterations,
                 snapshotEvery, permissions.defaultMode(), permissions.approvalTimeout(), loopLimits,
-                new ContextLimits(context.compactAt(), context.keepRecentMessages()), servers::defaultsFor);
+                new ContextLimits(context.compactAt(), context.keepRecentMessages()), servers::defaultsFor,
+                subAgents);
         engine.start();
         LOG.info("orchestrator started: model server {}, model {}, max {} model calls per turn, {}, permission mode {} "
                         + "by default, approvals expire after {}, loop guards {}, {}",

@@ -9,6 +9,7 @@ import dev.agentbus.events.session.PermissionMode;
 import dev.agentbus.events.session.SessionEvent;
 import dev.agentbus.events.state.SessionFold;
 import dev.agentbus.events.state.SessionState;
+import dev.agentbus.orchestrator.deciding.delegating.SubAgentLimits;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -35,6 +36,7 @@ final class DeciderFixture {
     private LoopLimits loopLimits = LoopLimits.DEFAULTS;
     private ContextLimits contextLimits = ContextLimits.DEFAULTS;
     private ModelChoice modelDefaults = ModelChoice.NONE;
+    private SubAgentLimits subAgents = SubAgentLimits.DEFAULTS;
 
     static DeciderFixture given(SessionEvent... events) {
         DeciderFixture f = new DeciderFixture();
@@ -67,7 +69,7 @@ final class DeciderFixture {
     Decision whenBy(String user, SessionInput input) {
         return decider.decide(state(), new InputEnvelope("input-1", SESSION, NOW, null, user, input),
                 new DecisionContext(NOW, maxIterations, memory, () -> "id-" + ids.incrementAndGet(), defaultMode,
-                        APPROVAL_TIMEOUT, loopLimits, contextLimits, modelDefaults));
+                        APPROVAL_TIMEOUT, loopLimits, contextLimits, modelDefaults, subAgents));
     }
 
     DeciderFixture withLoopLimits(LoopLimits limits) {
@@ -86,6 +88,11 @@ final class DeciderFixture {
         return this;
     }
 
+    DeciderFixture withSubAgentLimits(SubAgentLimits limits) {
+        subAgents = limits;
+        return this;
+    }
+
     DeciderFixture withMaxIterations(int max) {
         maxIterations = max;
         return this;
@@ -98,6 +105,6 @@ final class DeciderFixture {
     Decision when(SessionInput input) {
         return decider.decide(state(), new InputEnvelope("input-1", SESSION, NOW, null, USER, input),
                 new DecisionContext(NOW, maxIterations, memory, () -> "id-" + ids.incrementAndGet(), defaultMode,
-                        APPROVAL_TIMEOUT, loopLimits, contextLimits, modelDefaults));
+                        APPROVAL_TIMEOUT, loopLimits, contextLimits, modelDefaults, subAgents));
     }
 }
