@@ -15,7 +15,7 @@ import java.util.List;
  * what they would type into a search box: words, {@code "a phrase"}, {@code or}, {@code -word}. Matches are ranked
  * by {@code ts_rank}, newest first among equals; the snippet marks matched words with {@code **}.
  */
-final class MessageSearch {
+public final class MessageSearch {
     /** One message that matches. */
     public record Hit(String sessionId, String title, long seq, String role, Instant time, String snippet,
                       double rank) {
