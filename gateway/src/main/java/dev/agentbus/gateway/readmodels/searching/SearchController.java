@@ -60,7 +60,7 @@ class SearchController {
             case SEMANTIC -> SemanticSearch.semantic(db, user, embeddings.model(), vector, max);
             case HYBRID -> {
                 int depth = SemanticSearch.hybridDepth(max);
-                yield SemanticSearch.hybrid(MessageSearch.search(db, user, query, depth),
+                yield SemanticSearch.hybrid(MessageSearch.searchAnyWord(db, user, query, depth),
                         SemanticSearch.semantic(db, user, embeddings.model(), vector, depth), max);
             }
         });
