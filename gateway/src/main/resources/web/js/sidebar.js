@@ -161,13 +161,14 @@ export class Sidebar {
       const mode = this.searchMode.value ? `&mode=${encodeURIComponent(this.searchMode.value)}` : '';
       const found = await api('GET', `/api/v1/search?q=${encodeURIComponent(q)}&limit=20${mode}`);
       this.error.textContent = '';
-      clear(this.results).append(found.results.length ? found.results.map((r) => h('li', {},
+      // append() takes nodes, not an array: an array would be drawn as the text "[object HTMLLIElement]".
+      clear(this.results).append(...(found.results.length ? found.results.map((r) => h('li', {},
         h('button', { type: 'button', class: 'search-hit', 'data-testid': 'search-hit',
           onclick: () => this.onOpen(r.sessionId) },
         h('span', { class: 'title' }, r.title || 'Untitled'),
         // The snippet marks the matched words with **: shown as text, never as markup.
-        h('span', { class: 'snippet' }, r.snippet.replaceAll('**', ''))))) : h('li', { class: 'none' },
-        `No message matches “${q}”.`));
+        h('span', { class: 'snippet' }, r.snippet.replaceAll('**', ''))))) : [h('li', { class: 'none' },
+        `No message matches “${q}”.`)]));
       this.results.dataset.mode = found.mode;
     } catch (e) {
       clear(this.results);

@@ -720,16 +720,20 @@ class BrowserIT extends OnStandaloneStack {
         byTestId("new-session").click();
         send("The kubernetes deployment of the billing service failed twice tonight");
         waitForAnswer("Roll back");
-        WebElement search = visible("session-search");
-        search.sendKeys("kubernetes rollout problems");
+        visible("session-search").sendKeys("kubernetes rollout problems");
         new org.openqa.selenium.support.ui.Select(byTestId("search-mode")).selectByValue("semantic");
 
         // The message is embedded in the background: search again until its vector is there.
-        wait(d -> {
-            search.sendKeys(org.openqa.selenium.Keys.ENTER);
-            return d.findElements(By.cssSelector("[data-testid=search-hit]")).stream()
-                    .filter(h -> h.getText().contains("kubernetes deployment")).findFirst().orElse(null);
-        });
+        try {
+            wait(d -> {
+                d.findElement(By.cssSelector("[data-testid=session-search]")).sendKeys(org.openqa.selenium.Keys.ENTER);
+                return d.findElements(By.cssSelector("[data-testid=search-hit]")).stream()
+                        .filter(h -> h.getText().contains("kubernetes deployment")).findFirst().orElse(null);
+            });
+        } catch (org.openqa.selenium.TimeoutException e) {
+            throw new AssertionError("no hit by meaning; the sidebar shows: "
+                    + chrome.findElement(By.cssSelector(".sidebar")).getText(), e);
+        }
         assertThat(chrome.findElement(By.cssSelector(".search-results")).getAttribute("data-mode"))
                 .isEqualTo("semantic");
 

@@ -40,7 +40,8 @@ import java.util.Set;
  * Vectors are random unit vectors around 200 cluster centres (embeddings of real text cluster by topic; uniform
  * random vectors would be HNSW's worst case). Queries are fresh points near the centres.
  *
- * <p>{@code bin/bench VectorIndexBench [--dims 768] [--sizes 1000,10000,100000] [--queries 30]}. Lucene prints a
+ * <p>{@code bin/bench VectorIndexBench [--dims 768] [--sizes 1000,10000,100000] [--queries 30] [--no-lucene]
+ * [--storage main|extended|external]}. Lucene prints a
  * warning that it runs without the incubating vector module: bin/bench does not add it, so Lucene scores with plain
  * Java loops, as the gateway's brute force does.
  */
@@ -56,6 +57,7 @@ public final class VectorIndexBench {
             sizes.add(Integer.parseInt(s.strip()));
         }
         int queries = Integer.parseInt(arg(args, "--queries", "30"));
+        boolean withLucene = !List.of(args).contains("--no-lucene");
         System.out.println(Stats.machine());
         System.out.printf(Locale.ROOT, "%d dimensions, k = %d, %d queries per line, clustered random vectors%n%n",
                 dims, K, queries);
@@ -67,6 +69,14 @@ public final class VectorIndexBench {
              ReadModelDatabase database = ReadModelDatabase.connect(postgres.getJdbcUrl("postgres", "postgres"),
                      null, null)) {
             database.migrate();
+            String storage = arg(args, "--storage", "");
+            if (!storage.isBlank()) {
+                // To compare the column's TOAST storage: EXTENDED (compressed, moved out of line past 2 kB), MAIN
+                // (kept in the row while it fits the page), EXTERNAL (out of line, uncompressed).
+                database.transaction(db -> db.createStatement().execute("ALTER TABLE message_embeddings ALTER "
+                        + "COLUMN vector SET STORAGE " + storage.toUpperCase(Locale.ROOT).replaceAll("[^A-Z]", "")));
+                System.out.println("vector column storage: " + storage);
+            }
             for (int n : sizes) {
                 Random random = new Random(n);
                 float[][] centres = new float[200][];
@@ -135,6 +145,9 @@ public final class VectorIndexBench {
                 }
                 row(n, "heap, brute force", Double.NaN, heap, 1.0);
 
+                if (!withLucene) {
+                    continue;
+                }
                 // Lucene HNSW
                 try (ByteBuffersDirectory directory = new ByteBuffersDirectory()) {
                     long b0 = System.nanoTime();
