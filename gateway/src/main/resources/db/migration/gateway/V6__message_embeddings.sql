@@ -15,6 +15,11 @@ CREATE TABLE message_embeddings (
     PRIMARY KEY (session_id, seq, model)
 );
 CREATE INDEX message_embeddings_by_user ON message_embeddings (user_id, model);
+-- Kept in the row: a 768-dimension vector is 3 kB, past the 2 kB at which PostgreSQL would try to compress it (float
+-- noise does not compress) and then move it to the TOAST table, one more lookup per row when a search reads them all.
+-- MAIN keeps it inline while the row fits the page (up to about 2,000 dimensions). VectorIndexBench --storage main
+-- measured searches 1.2 to 4 times faster at 1,000 to 30,000 vectors (docs/benchmarks.md).
+ALTER TABLE message_embeddings ALTER COLUMN vector SET STORAGE MAIN;
 
 -- Where the embedder stands in each partition of the session log, per model: the offset of the next record. Written
 -- in the same transaction as the vectors those records produced.
