@@ -1,7 +1,8 @@
 // The sessions sidebar: yours and those shared with your groups, newest first, and a new session. Pinned sessions
 // come first, then your folders, then the rest; pins and folders are yours alone (the gateway keeps them per person).
-// The search box filters titles as you type; Enter searches every message and answer (the gateway's full-text
-// search).
+// The search box filters titles as you type; Enter searches every message and answer with the gateway's search,
+// in the mode chosen beside the box: by words (full-text), by meaning (embeddings), both, or the gateway's choice
+// (hybrid when it has an embedding model, else words). A mode the gateway cannot serve shows its message.
 import { api } from './api.js';
 import { clear, h } from './dom.js';
 import { presetSelect } from './context.js';
@@ -20,6 +21,10 @@ export class Sidebar {
     this.search = h('input', { type: 'search', 'data-testid': 'session-search', 'aria-label': 'Search sessions',
       placeholder: 'Search (Enter: in messages too)', oninput: () => { clear(this.results); this.draw(); },
       onkeydown: (e) => { if (e.key === 'Enter') { e.preventDefault(); this.fullText(); } } });
+    this.searchMode = h('select', { 'data-testid': 'search-mode', 'aria-label': 'Search mode',
+      title: 'How Enter searches your messages', onchange: () => this.fullText() },
+    h('option', { value: '' }, 'Auto'), h('option', { value: 'text' }, 'Words'),
+    h('option', { value: 'semantic' }, 'Meaning'), h('option', { value: 'hybrid' }, 'Both'));
     // How the next new session starts: plan-first, a preset, a system prompt of its own (reset once it is made).
     this.planFirst = h('input', { type: 'checkbox', id: 'new-plan-first', 'data-testid': 'new-plan-first' });
     this.preset = presetSelect({ id: 'new-preset', 'data-testid': 'new-preset' });
@@ -35,7 +40,7 @@ export class Sidebar {
       h('button', { type: 'button', 'data-testid': 'new-session', class: 'new-session',
         title: 'New session (Alt+N)', onclick: () => this.create() }, '+ New session'),
       this.options,
-      this.search, this.error, this.results, this.list);
+      h('div', { class: 'search-row' }, this.search, this.searchMode), this.error, this.results, this.list);
   }
 
   async refresh(selected) {
@@ -153,15 +158,20 @@ export class Sidebar {
       return;
     }
     try {
-      const found = await api('GET', `/api/v1/search?q=${encodeURIComponent(q)}&limit=20`);
-      clear(this.results).append(found.results.length ? found.results.map((r) => h('li', {},
+      const mode = this.searchMode.value ? `&mode=${encodeURIComponent(this.searchMode.value)}` : '';
+      const found = await api('GET', `/api/v1/search?q=${encodeURIComponent(q)}&limit=20${mode}`);
+      this.error.textContent = '';
+      // append() takes nodes, not an array: an array would be drawn as the text "[object HTMLLIElement]".
+      clear(this.results).append(...(found.results.length ? found.results.map((r) => h('li', {},
         h('button', { type: 'button', class: 'search-hit', 'data-testid': 'search-hit',
           onclick: () => this.onOpen(r.sessionId) },
         h('span', { class: 'title' }, r.title || 'Untitled'),
         // The snippet marks the matched words with **: shown as text, never as markup.
-        h('span', { class: 'snippet' }, r.snippet.replaceAll('**', ''))))) : h('li', { class: 'none' },
-        `No message matches “${q}”.`));
+        h('span', { class: 'snippet' }, r.snippet.replaceAll('**', ''))))) : [h('li', { class: 'none' },
+        `No message matches “${q}”.`)]));
+      this.results.dataset.mode = found.mode;
     } catch (e) {
+      clear(this.results);
       this.error.textContent = e.message;
     }
   }

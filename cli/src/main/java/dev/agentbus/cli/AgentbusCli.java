@@ -51,7 +51,7 @@ import java.util.concurrent.Callable;
                 dev.agentbus.cli.commands.ApproveCommand.class,
                 dev.agentbus.cli.commands.DenyCommand.class, dev.agentbus.cli.commands.ModeCommand.class,
                 dev.agentbus.cli.commands.SubmitCommand.class, dev.agentbus.cli.commands.InboxCommand.class,
-                dev.agentbus.cli.commands.ModelsCommand.class,
+                dev.agentbus.cli.commands.ModelsCommand.class, dev.agentbus.cli.commands.SearchCommand.class,
                 ReplayCommand.class, ExportCommand.class, ImportCommand.class, ForkCommand.class,
                 RewindCommand.class, dev.agentbus.cli.commands.AdminCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Environment: AGENTBUS_URL, AGENTBUS_TOKEN, AGENTBUS_DATA_DIR, NO_COLOR.",

@@ -742,6 +742,38 @@ class BrowserIT extends OnStandaloneStack {
         assertThat(byTestId("session-temperature").getAttribute("value")).isEqualTo("0.3");
     }
 
+    @Test
+    void the_search_box_finds_messages_by_meaning_or_by_words_as_chosen() {
+        logIn();
+        model.replyText("Roll back, then read the pod logs of the billing service.");
+        byTestId("new-session").click();
+        send("The kubernetes deployment of the billing service failed twice tonight");
+        waitForAnswer("Roll back");
+        visible("session-search").sendKeys("kubernetes rollout problems");
+        new org.openqa.selenium.support.ui.Select(byTestId("search-mode")).selectByValue("semantic");
+
+        // The message is embedded in the background: search again until its vector is there.
+        try {
+            wait(d -> {
+                d.findElement(By.cssSelector("[data-testid=session-search]")).sendKeys(org.openqa.selenium.Keys.ENTER);
+                return d.findElements(By.cssSelector("[data-testid=search-hit]")).stream()
+                        .filter(h -> h.getText().contains("kubernetes deployment")).findFirst().orElse(null);
+            });
+        } catch (org.openqa.selenium.TimeoutException e) {
+            throw new AssertionError("no hit by meaning; the sidebar shows: "
+                    + chrome.findElement(By.cssSelector(".sidebar")).getText(), e);
+        }
+        assertThat(chrome.findElement(By.cssSelector(".search-results")).getAttribute("data-mode"))
+                .isEqualTo("semantic");
+
+        // By words, all three must be in a message, and "rollout" and "problems" are in none.
+        new org.openqa.selenium.support.ui.Select(byTestId("search-mode")).selectByValue("text");
+        wait(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector(".search-results .none"),
+                "No message matches"));
+        assertThat(chrome.findElement(By.cssSelector(".search-results")).getAttribute("data-mode"))
+                .isEqualTo("text");
+    }
+
     /** Logs in as vic, who has no second factor: a TOTP code works once, and the tests log in many times. */
     /** The open session's id, from the address ({@code #/s/<id>} or {@code #/s/<id>/<tab>}). */
     private static String currentSession() {

@@ -10,7 +10,7 @@ import java.util.Map;
 
 /**
  * Tests of a class share one standalone stack (real broker, PostgreSQL and five services in this JVM) with the
- * default settings, and one scripted model server: starting them takes seconds, a test only needs a new session.
+ * default settings (and semantic search on), and one scripted model server: starting them takes seconds, a test only needs a new session.
  */
 abstract class OnStandaloneStack {
     @TempDir
@@ -21,7 +21,9 @@ abstract class OnStandaloneStack {
     @BeforeAll
     static void startStack() {
         model = ScriptedModelServer.start();
-        stack = new StandaloneStack(dataDir, model, Map.of());
+        // Semantic search on, as with an operator who set an embedding model: the scripted server embeds (its hashed
+        // bag of words), so every system test also runs the gateway's embedder beside the read models.
+        stack = new StandaloneStack(dataDir, model, Map.of("agentbus.search.embedding-model", "scripted-embedding"));
     }
 
     @AfterAll

@@ -253,6 +253,17 @@ public final class GatewayClient {
                 dev.agentbus.api.accounts.ModelList.class);
     }
 
+    /**
+     * GET /api/v1/search: the caller's messages matching {@code query}; {@code mode} null lets the gateway choose
+     * (hybrid when it has an embedding model, else text).
+     */
+    public dev.agentbus.api.SearchResults search(String query, String mode, int limit) {
+        String path = "/api/v1/search?q=" + URLEncoder.encode(query, StandardCharsets.UTF_8) + "&limit=" + limit
+                + (mode == null ? "" : "&mode=" + URLEncoder.encode(mode, StandardCharsets.UTF_8));
+        return read(send(request(path).header("Accept", "application/json").GET().build(), null),
+                dev.agentbus.api.SearchResults.class);
+    }
+
     /** GET /api/v1/memory: the caller's memory document. */
     public Memory memory() {
         return read(send(request("/api/v1/memory").header("Accept", "application/json").GET().build(), null),

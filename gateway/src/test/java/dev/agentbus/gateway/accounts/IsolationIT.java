@@ -86,10 +86,12 @@ class IsolationIT {
     static void start() throws Exception {
         broker = TestBroker.start(dir.resolve("kafka"));
         KafkaSettings kafka = broker.kafka();
-        // A model server, so GET /api/v1/models has one to list (without it the route answers 502, as it should).
+        // A model server, so GET /api/v1/models has one to list (without it the route answers 502, as it should), and
+        // so messages are embedded: search probes its hybrid mode, full-text and semantic lists at once.
         modelServer = dev.agentbus.testkit.model.ScriptedModelServer.start();
         gateway = new TestGateway(broker.bootstrapServers(), dir.resolve("gw"), TestPostgres.newDatabase(),
-                Map.of("agentbus.admin-password", AccountsIT.ADMIN_PASSWORD, "llm.url", modelServer.baseUrl()));
+                Map.of("agentbus.admin-password", AccountsIT.ADMIN_PASSWORD, "llm.url", modelServer.baseUrl(),
+                        "agentbus.search.embedding-model", "hashed"));
         url = gateway.url();
         AccountsIT.url = url;
         alice = newUser("alice");
@@ -134,7 +136,8 @@ class IsolationIT {
                 .status() == 200);
         Await.until("alice's session in the read models", WAIT, () -> alice.get("/api/v1/read-models/sessions")
                 .body().contains(aliceSession) && alice.get("/api/v1/audit").body().contains(MARKER)
-                && alice.get("/api/v1/search?q=alice").body().contains(aliceSession));
+                && alice.get("/api/v1/search?q=alice").body().contains(aliceSession)
+                && alice.get("/api/v1/search?q=alice+private+marker&mode=semantic").body().contains(aliceSession));
     }
 
     @AfterAll
@@ -250,8 +253,8 @@ class IsolationIT {
                 "not a log"));
         p.put("GET /api/v1/read-models/sessions", Probe.of(Expect.CALLERS_OWN, "GET", "/api/v1/read-models/sessions",
                 null));
-        p.put("GET /api/v1/search", Probe.of(Expect.CALLERS_OWN, "GET", "/api/v1/search?q=alice+private+marker",
-                null));
+        p.put("GET /api/v1/search", Probe.of(Expect.CALLERS_OWN, "GET",
+                "/api/v1/search?q=alice+private+marker&mode=hybrid", null));
         p.put("GET /api/v1/analytics/tokens", Probe.of(Expect.CALLERS_OWN, "GET",
                 "/api/v1/analytics/tokens?from=2020-01-01&to=2099-12-31", null));
         p.put("GET /api/v1/audit", Probe.of(Expect.CALLERS_OWN, "GET", "/api/v1/audit", null));

@@ -116,6 +116,19 @@ class ReadModelEndpointsIT {
     }
 
     @Test
+    void without_an_embedding_model_search_is_by_words_and_a_mode_by_meaning_is_a_bad_request() throws Exception {
+        assertThat(json(gateway.get("/api/v1/search?q=penguin")).get("mode").asText()).isEqualTo("text");
+
+        for (String mode : List.of("semantic", "hybrid")) {
+            HttpResponse<String> r = gateway.get("/api/v1/search?q=penguin&mode=" + mode);
+
+            assertThat(r.statusCode()).isEqualTo(400);
+            assertThat(TestGateway.errorMessage(r)).isEqualTo("mode=" + mode + " needs an embedding model, and "
+                    + "this installation has none (agentbus.search.embedding-model); mode=text searches by words");
+        }
+    }
+
+    @Test
     void search_without_words_is_a_bad_request() throws Exception {
         HttpResponse<String> r = gateway.get("/api/v1/search?q=+");
 

@@ -47,6 +47,11 @@ import org.slf4j.LoggerFactory;
  * {@code data: [DONE]}. The usage chunk is sent even without {@code stream_options.include_usage},
  * because several real servers do so and clients must cope with it.
  *
+ * <p>It also serves {@code POST /v1/embeddings}, unscripted: each text's vector is {@link HashedEmbedding}'s, a
+ * deterministic hashed bag of words and character trigrams in which texts that share words or word forms land near
+ * each other. Semantic search is tested and measured against it; it stands in for an embedding model and says
+ * nothing about how good a real one is.
+ *
  * <p>Thread-safe: script, recording and id counters are guarded, and each exchange runs on its own
  * virtual thread, so concurrent callers and delayed replies do not block one another.
  */
@@ -82,6 +87,8 @@ public final class ScriptedModelServer implements AutoCloseable {
     /** Chat requests fully answered (the response body sent and closed), or given up on. */
     private int chatRequestsFinished;
     private int hangUps;
+    private int embeddingRequests;
+    private int embeddedTexts;
 
     /** The context window the server tells, and how; null: it tells none, like a hosted API. */
     private volatile WindowStyle windowStyle;
@@ -443,6 +450,8 @@ public final class ScriptedModelServer implements AutoCloseable {
             modelListRequests = 0;
             chatRequestsFinished = 0;
             conversations.clear();
+            embeddingRequests = 0;
+            embeddedTexts = 0;
         }
     }
 
@@ -466,6 +475,12 @@ public final class ScriptedModelServer implements AutoCloseable {
                 handleModels(exchange);
             } else if (windowRoute(path, method)) {
                 handleWindow(exchange);
+            } else if (path.equals("/v1/embeddings")) {
+                if (!method.equals("POST")) {
+                    sendError(exchange, 405, "method " + method + " not allowed on " + path, "invalid_request_error", null);
+                    return;
+                }
+                handleEmbeddings(exchange);
             } else if (path.equals("/v1/chat/completions")) {
                 if (!method.equals("POST")) {
                     sendError(exchange, 405, "method " + method + " not allowed on " + path, "invalid_request_error", null);
@@ -516,6 +531,66 @@ public final class ScriptedModelServer implements AutoCloseable {
         ObjectNode list = JSON.createObjectNode().put("object", "list");
         list.putArray("data").add(model);
         sendJson(exchange, 200, list.toString());
+    }
+
+    /**
+     * {@code POST /v1/embeddings}, OpenAI's shape: {@code input} is one string or a list of them, the answer has one
+     * {@code data} item per input with its {@code index}. The vectors are {@link HashedEmbedding}'s, computed, not
+     * scripted: the same text always gets the same vector, whatever the model asked for (the name is echoed).
+     */
+    private void handleEmbeddings(HttpExchange exchange) throws IOException {
+        JsonNode request = parse(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+        JsonNode input = request == null ? null : request.get("input");
+        List<String> texts = new ArrayList<>();
+        if (input != null && input.isTextual()) {
+            texts.add(input.asText());
+        } else if (input != null && input.isArray()) {
+            for (JsonNode t : input) {
+                if (!t.isTextual()) {
+                    sendError(exchange, 400, "input must be a string or a list of strings", "invalid_request_error",
+                            null);
+                    return;
+                }
+                texts.add(t.asText());
+            }
+        }
+        if (texts.isEmpty()) {
+            sendError(exchange, 400, "input is required: a string or a non-empty list of strings",
+                    "invalid_request_error", null);
+            return;
+        }
+        synchronized (lock) {
+            embeddingRequests++;
+            embeddedTexts += texts.size();
+        }
+        ObjectNode answer = JSON.createObjectNode().put("object", "list");
+        ArrayNode data = answer.putArray("data");
+        long words = 0;
+        for (int i = 0; i < texts.size(); i++) {
+            ObjectNode item = data.addObject().put("object", "embedding").put("index", i);
+            ArrayNode vector = item.putArray("embedding");
+            for (float x : HashedEmbedding.embed(texts.get(i))) {
+                vector.add(x);
+            }
+            words += texts.get(i).isBlank() ? 0 : texts.get(i).strip().split("\\s+").length;
+        }
+        answer.put("model", request.path("model").asText(modelName));
+        answer.putObject("usage").put("prompt_tokens", words).put("total_tokens", words);
+        sendJson(exchange, 200, answer.toString());
+    }
+
+    /** How many {@code POST /v1/embeddings} requests were answered. */
+    public int embeddingRequestCount() {
+        synchronized (lock) {
+            return embeddingRequests;
+        }
+    }
+
+    /** How many texts were embedded, over all requests (a client that embeds a text twice shows here). */
+    public int embeddedTextCount() {
+        synchronized (lock) {
+            return embeddedTexts;
+        }
     }
 
     private boolean windowRoute(String path, String method) {

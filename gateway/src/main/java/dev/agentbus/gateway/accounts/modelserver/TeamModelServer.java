@@ -14,13 +14,13 @@ import java.time.Duration;
  *                       more than {@link #MAX_LIST_WAIT}, since a person is waiting for the answer
  */
 @ConfigurationProperties("llm")
-record TeamModelServer(
+public record TeamModelServer(
         @Bindable(defaultValue = "http://localhost:1234/v1") String url,
         @Bindable(defaultValue = "") String apiKey,
         @Bindable(defaultValue = "300") int timeoutSeconds) {
     static final Duration MAX_LIST_WAIT = Duration.ofSeconds(10);
 
-    TeamModelServer {
+    public TeamModelServer {
         String u = url == null ? "" : url.strip();
         while (u.endsWith("/")) {
             u = u.substring(0, u.length() - 1);
@@ -33,7 +33,7 @@ record TeamModelServer(
         apiKey = apiKey == null ? "" : apiKey;
     }
 
-    Duration listWait() {
+    public Duration listWait() {
         Duration setting = Duration.ofSeconds(Math.max(1, timeoutSeconds));
         return setting.compareTo(MAX_LIST_WAIT) < 0 ? setting : MAX_LIST_WAIT;
     }

@@ -26,14 +26,14 @@ import java.util.Set;
  */
 public final class MessageIndexProjection implements TableProjection {
     /** One searchable message. */
-    record Row(String sessionId, long seq, String userId, String role, Instant time, String text) {
+    public record Row(String sessionId, long seq, String userId, String role, Instant time, String text) {
     }
 
     private final List<Row> rows = new ArrayList<>();
     private final Set<String> deleted = new LinkedHashSet<>();
 
     /** The message an event adds to the index, or null: only people's messages and the model's answers count. */
-    static Row messageOf(EventEnvelope e) {
+    public static Row messageOf(EventEnvelope e) {
         return switch (e.event()) {
             case UserMessagePosted m when m.text() != null && !m.text().isBlank() ->
                     new Row(e.sessionId(), e.seq(), e.userId(), "user", e.time(), m.text());

@@ -15,11 +15,20 @@ import java.util.List;
  * what they would type into a search box: words, {@code "a phrase"}, {@code or}, {@code -word}. Matches are ranked
  * by {@code ts_rank}, newest first among equals; the snippet marks matched words with {@code **}.
  */
-final class MessageSearch {
+public final class MessageSearch {
     /** One message that matches. */
     public record Hit(String sessionId, String title, long seq, String role, Instant time, String snippet,
                       double rank) {
     }
+
+    /** People's query syntax: all words, "phrases", or, -exclusions. */
+    private static final String AS_WRITTEN = "websearch_to_tsquery('english', ?)";
+    /**
+     * Any of the query's words (stemmed, stop words dropped), for hybrid search: its full-text list is one of two
+     * that are fused, so it should propose every message that shares a word and let the fusion rank them. Requiring
+     * all words, as typed questions rarely match, left hybrid with almost no full-text hits (docs/benchmarks.md).
+     */
+    private static final String ANY_WORD = "replace(plainto_tsquery('english', ?)::text, ' & ', ' | ')::tsquery";
 
     private static final String SQL = """
             SELECT m.session_id, s.title, m.seq, m.role, m.time,
@@ -28,7 +37,7 @@ final class MessageSearch {
                                 FragmentDelimiter=" … "') AS snippet,
                    ts_rank(m.document, q) AS rank
               FROM messages m
-             CROSS JOIN websearch_to_tsquery('english', ?) AS q
+             CROSS JOIN (SELECT %s AS q) AS t
               LEFT JOIN sessions s ON s.session_id = m.session_id
              WHERE m.user_id = ? AND m.document @@ q
              ORDER BY rank DESC, m.time DESC, m.session_id, m.seq
@@ -38,7 +47,17 @@ final class MessageSearch {
     }
 
     public static List<Hit> search(Connection db, String userId, String query, int limit) throws SQLException {
-        try (PreparedStatement s = db.prepareStatement(SQL)) {
+        return search(db, userId, query, limit, AS_WRITTEN);
+    }
+
+    /** The messages that contain any of the query's words, those with more (and rarer) of them first. */
+    public static List<Hit> searchAnyWord(Connection db, String userId, String query, int limit) throws SQLException {
+        return search(db, userId, query, limit, ANY_WORD);
+    }
+
+    private static List<Hit> search(Connection db, String userId, String query, int limit, String tsquery)
+            throws SQLException {
+        try (PreparedStatement s = db.prepareStatement(SQL.formatted(tsquery))) {
             s.setString(1, query);
             s.setString(2, userId);
             s.setInt(3, limit);
