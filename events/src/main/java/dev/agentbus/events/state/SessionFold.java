@@ -23,6 +23,7 @@ import dev.agentbus.events.session.SessionEvent.ModelCallFailed;
 import dev.agentbus.events.session.SessionEvent.ModelCallStarted;
 import dev.agentbus.events.session.SessionEvent.ModelSettingsChanged;
 import dev.agentbus.events.session.SessionEvent.NotificationPosted;
+import dev.agentbus.events.session.SessionEvent.McpToolsListed;
 import dev.agentbus.events.session.SessionEvent.PlanningEvent;
 import dev.agentbus.events.planning.Planning;
 import dev.agentbus.events.planning.PlanningFold;
@@ -275,6 +276,7 @@ public final class SessionFold {
                 // For the people following the session, not for the model: no state of its own.
             }
             case ModelSettingsChanged m -> b.models = ModelFold.chosen(b.models, m);
+            case McpToolsListed l -> b.mcp = new dev.agentbus.events.mcp.McpState(l.servers());
             case SystemPromptChanged p -> b.context = ContextFold.systemPromptSet(b.context, p);
             case ContextFilesLoaded f -> b.context = ContextFold.filesLoaded(b.context, f);
             case ContextCompactionRequested r ->
@@ -335,6 +337,8 @@ public final class SessionFold {
         b.context = ContextFold.forked(from.context());
         b.planning = PlanningFold.turnEnded(from.planning());
         b.models = ModelFold.forked(from.models());
+        // The fork's worker lists the servers again when it sees the fork; until then the source's tools stand.
+        b.mcp = from.mcp();
         for (ToolCallView view : List.copyOf(b.toolCalls.values())) {
             if (view.status() != ToolCallView.Status.COMPLETED) {
                 String why = "not run: the session was forked before this call was answered";
@@ -384,6 +388,7 @@ public final class SessionFold {
         ContextState context;
         Planning planning;
         ModelState models;
+        dev.agentbus.events.mcp.McpState mcp;
 
         Builder(SessionState s) {
             sessionId = s.sessionId();
@@ -418,13 +423,14 @@ public final class SessionFold {
             context = s.context();
             planning = s.planning();
             models = s.models();
+            mcp = s.mcp();
         }
 
         SessionState build() {
             return new SessionState(sessionId, userId, title, status, lastSeq, createdAt, updatedAt, messages,
                     toolCalls, usage, modelCalls, turns, turn, pendingWait, memory, memoryVersion, lastModel, lastOutcome,
                     lastAnswer, lastError, shell, checkpoint, forkedFrom, forkedAtSeq, permissionMode, pendingApprovals,
-                    alwaysAllowed, queuedWhispers, context, planning, models);
+                    alwaysAllowed, queuedWhispers, context, planning, models, mcp);
         }
     }
 }

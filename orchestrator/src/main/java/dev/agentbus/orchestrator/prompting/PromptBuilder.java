@@ -102,8 +102,16 @@ public final class PromptBuilder {
     private static final long TOOLS_JSON_LENGTH = ToolCatalog.TOOLS.stream()
             .mapToLong(t -> t.name().length() + t.description().length() + t.parametersSchema().length() + 40).sum();
 
+    /** The built-in tools. */
     public static List<ToolDefinition> tools() {
         return ToolCatalog.TOOLS.stream()
+                .map(t -> new ToolDefinition(t.name(), t.description(), t.parametersSchema()))
+                .toList();
+    }
+
+    /** The session's tools: the built-in ones, then the tools of its live MCP servers ({@code mcp__…}). */
+    public static List<ToolDefinition> tools(SessionState state) {
+        return dev.agentbus.orchestrator.deciding.mcp.McpTools.offered(state).stream()
                 .map(t -> new ToolDefinition(t.name(), t.description(), t.parametersSchema()))
                 .toList();
     }
