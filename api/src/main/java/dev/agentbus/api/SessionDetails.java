@@ -38,6 +38,8 @@ import java.util.Map;
  * @param taskState  the batch job's checkpoint; absent before the first
  * @param model      the session's own model and sampling, and what its latest model call asked for
  *                   ({@link SessionModel}); absent when the session never chose one nor made a call that asked
+ * @param mcpServers the session's MCP servers as last listed, each live with its tools or not with the reason
+ *                   ({@link McpServer}); absent when the session has none
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SessionDetails(String sessionId, String userId, String title, String status, long lastSeq,
@@ -49,7 +51,7 @@ public record SessionDetails(String sessionId, String userId, String title, Stri
                              List<PendingApproval> pendingApprovals, List<String> alwaysAllowed,
                              List<QueuedWhisper> queuedWhispers, Context context, boolean planFirst,
                              List<PlanningView.Todo> todos, PlanningView.Plan plan, PlanningView.TaskState taskState,
-                             SessionModel model) {
+                             SessionModel model, List<McpServer> mcpServers) {
 
     public static SessionDetails of(SessionState s) {
         PlanningView planning = PlanningView.of(s.planning());
@@ -63,7 +65,25 @@ public record SessionDetails(String sessionId, String userId, String title, Stri
                 s.permissionMode().wireName(), s.pendingApprovals().stream().map(PendingApproval::of).toList(),
                 s.alwaysAllowed(), s.queuedWhispers().stream().map(QueuedWhisper::of).toList(),
                 Context.of(s.context()), planning.planFirst(), planning.todos(), planning.plan(), planning.taskState(),
-                SessionModel.of(s.models()));
+                SessionModel.of(s.models()), McpServer.of(s.mcp()));
+    }
+
+    /**
+     * An MCP server of the session: {@code transport} is {@code stdio} or {@code http}, {@code source} is
+     * {@code team} or {@code workspace}; {@code error} says why it is not live. Never its environment or headers.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record McpServer(String name, String transport, String source, boolean live, String error,
+                            List<McpTool> tools) {
+        static List<McpServer> of(dev.agentbus.events.mcp.McpState mcp) {
+            return mcp.servers().isEmpty() ? null : mcp.servers().stream().map(v -> new McpServer(v.name(),
+                    v.transport(), v.source(), v.live(), v.error(), v.tools().stream()
+                    .map(t -> new McpTool(t.name(), t.description(), t.readOnly())).toList())).toList();
+        }
+    }
+
+    /** A tool of an MCP server, by the name the model sees ({@code mcp__<server>__<tool>}). */
+    public record McpTool(String name, String description, boolean readOnly) {
     }
 
     /** A person's note to the running turn ({@code POST /api/v1/sessions/{id}/whisper}), not yet given to the model. */

@@ -8,7 +8,7 @@ import dev.agentbus.events.mcp.McpToolNames;
 import dev.agentbus.events.mcp.McpToolView;
 import dev.agentbus.sandbox.tools.ToolOutcome;
 import io.modelcontextprotocol.client.McpClient;
-import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,6 +47,9 @@ public final class McpSessions implements AutoCloseable {
 
     private final List<McpServerConfig> team;
     private final McpLauncher launcher;
+    /** How long a server may take to answer a ping before it counts as dead and is started again. */
+    private static final Duration PING_TIMEOUT = Duration.ofSeconds(5);
+
     private final Duration timeout;
     private final int outputCapBytes;
     private final Map<String, SessionServers> sessions = new ConcurrentHashMap<>();
@@ -167,7 +170,8 @@ public final class McpSessions implements AutoCloseable {
             try {
                 Map<String, Object> arguments = Json.mapper().convertValue(args, new TypeReference<>() { });
                 McpSchema.CallToolResult result = live.client.callTool(
-                        new McpSchema.CallToolRequest(tool.get().tool(), arguments == null ? Map.of() : arguments));
+                        new McpSchema.CallToolRequest(tool.get().tool(), arguments == null ? Map.of() : arguments))
+                        .block();
                 return outcome(result);
             } catch (RuntimeException e) {
                 LOG.warn("session {}: MCP server {} failed during a call of {}: {}", sessionId, server, name,
@@ -248,11 +252,11 @@ public final class McpSessions implements AutoCloseable {
     /** One server of one session: a client and its tools, or why there is none. */
     private final class Live {
         final McpServerConfig config;
-        final McpSyncClient client;
+        final McpAsyncClient client;
         final List<McpToolView> tools;
         final String error;
 
-        Live(McpServerConfig config, McpSyncClient client, List<McpToolView> tools, String error) {
+        Live(McpServerConfig config, McpAsyncClient client, List<McpToolView> tools, String error) {
             this.config = config;
             this.client = client;
             this.tools = tools;
@@ -261,7 +265,8 @@ public final class McpSessions implements AutoCloseable {
 
         boolean answers() {
             try {
-                client.ping();
+                // Not the request time-out: a server that died leaves its request unanswered, not failed.
+                client.ping().block(PING_TIMEOUT);
                 return true;
             } catch (RuntimeException e) {
                 return false;
@@ -296,7 +301,7 @@ public final class McpSessions implements AutoCloseable {
             Live l = live.remove(server);
             if (l != null && l.client != null) {
                 try {
-                    l.client.closeGracefully();
+                    l.client.closeGracefully().block(PING_TIMEOUT);
                 } catch (RuntimeException e) {
                     l.client.close();
                 }
@@ -305,16 +310,17 @@ public final class McpSessions implements AutoCloseable {
     }
 
     private Live launch(McpServerConfig config, Path workspace) {
-        McpSyncClient client = null;
+        McpAsyncClient client = null;
         try {
-            client = McpClient.sync(launcher.transport(config, workspace)).requestTimeout(timeout)
+            client = McpClient.async(launcher.transport(config, workspace)).requestTimeout(timeout)
                     .initializationTimeout(timeout)
                     .clientInfo(new McpSchema.Implementation("agentbus", "0.1.0")).build();
-            client.initialize();
+            client.initialize().block();
             List<McpToolView> tools = new ArrayList<>();
             String cursor = null;
             do {
-                McpSchema.ListToolsResult page = cursor == null ? client.listTools() : client.listTools(cursor);
+                McpSchema.ListToolsResult page = (cursor == null ? client.listTools() : client.listTools(cursor))
+                        .block();
                 for (McpSchema.Tool t : page.tools()) {
                     tools.add(new McpToolView(McpToolNames.of(config.name(), t.name()), t.name(), t.description(),
                             t.inputSchema() == null ? null : Json.mapper().writeValueAsString(t.inputSchema()),
