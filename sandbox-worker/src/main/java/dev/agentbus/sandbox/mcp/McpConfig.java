@@ -28,7 +28,7 @@ import java.util.Optional;
  * policy; a URL would make the worker itself connect wherever the file says), never {@code trusted}, and never a
  * name the team already uses (the team's server wins).
  */
-public final class McpConfig {
+final class McpConfig {
     /** The workspace files read, in this order; the first that exists is used. */
     public static final List<String> WORKSPACE_FILES = List.of(".mcp.json", "mcp.json");
 

@@ -1,7 +1,7 @@
 package dev.agentbus.sandbox.mcp;
 
 /** An {@code mcpServers} configuration that cannot be used; the message says what is wrong and where. */
-public final class McpConfigException extends RuntimeException {
+final class McpConfigException extends RuntimeException {
     public McpConfigException(String message) {
         super(message);
     }

@@ -28,7 +28,7 @@ import java.util.Optional;
  * A worker without bubblewrap runs no untrusted stdio server (the listing says why). Streamable-HTTP servers are
  * reached by the worker with their configured headers, which never leave it.
  */
-public final class McpLauncher {
+final class McpLauncher {
     /** The uid and gid the server sees inside the sandbox, as the session's commands do. */
     private static final int SANDBOX_UID = 1000;
 
@@ -38,7 +38,7 @@ public final class McpLauncher {
     private final Duration timeout;
     private final JacksonMcpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
 
-    public McpLauncher(String bwrapSetting, List<Path> packageDirs, boolean network, Duration timeout) {
+    McpLauncher(String bwrapSetting, List<Path> packageDirs, boolean network, Duration timeout) {
         this.bwrap = Bubblewrap.find(bwrapSetting);
         this.packageDirs = List.copyOf(packageDirs);
         this.network = network;

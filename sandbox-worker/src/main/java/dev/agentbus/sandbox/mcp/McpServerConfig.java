@@ -12,7 +12,7 @@ import java.util.Map;
  * @param trusted an admin's mark (team configuration only) that the server may run on the worker host itself,
  *                outside any sandbox
  */
-public record McpServerConfig(String name, String source, String command, List<String> args,
+record McpServerConfig(String name, String source, String command, List<String> args,
                               Map<String, String> env, String url, Map<String, String> headers, boolean trusted) {
     public static final String TEAM = "team";
     public static final String WORKSPACE = "workspace";

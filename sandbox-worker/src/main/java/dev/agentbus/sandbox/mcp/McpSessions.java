@@ -55,7 +55,14 @@ public final class McpSessions implements AutoCloseable {
     private final Map<String, SessionServers> sessions = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<Listing> listings = new ConcurrentLinkedQueue<>();
 
-    public McpSessions(List<McpServerConfig> team, McpLauncher launcher, Duration timeout, int outputCapBytes) {
+    /** The worker's: its settings, with stdio servers sandboxed by the bubblewrap of {@code bwrapSetting}. */
+    public static McpSessions of(McpSettings settings, String bwrapSetting, int outputCapBytes) {
+        Duration timeout = Duration.ofSeconds(settings.requestTimeoutSeconds());
+        return new McpSessions(settings.teamServers(), new McpLauncher(bwrapSetting, settings.packagePaths(),
+                settings.network(), timeout), timeout, outputCapBytes);
+    }
+
+    McpSessions(List<McpServerConfig> team, McpLauncher launcher, Duration timeout, int outputCapBytes) {
         this.team = List.copyOf(team);
         this.launcher = launcher;
         this.timeout = timeout;

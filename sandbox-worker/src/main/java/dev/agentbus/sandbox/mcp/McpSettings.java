@@ -32,11 +32,11 @@ public record McpSettings(@Bindable(defaultValue = "") String config,
         McpConfig.team(config);
     }
 
-    public List<McpServerConfig> teamServers() {
+    List<McpServerConfig> teamServers() {
         return McpConfig.team(config);
     }
 
-    public List<Path> packagePaths() {
+    List<Path> packagePaths() {
         return packageDirs == null || packageDirs.isBlank() ? List.of()
                 : Arrays.stream(packageDirs.split(",")).map(String::strip).filter(s -> !s.isEmpty()).map(Path::of)
                 .toList();

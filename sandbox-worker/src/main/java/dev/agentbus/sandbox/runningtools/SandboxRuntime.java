@@ -3,7 +3,6 @@ package dev.agentbus.sandbox.runningtools;
 import dev.agentbus.eventbus.DataDir;
 import dev.agentbus.eventbus.KafkaSettings;
 import dev.agentbus.eventbus.TopicAdmin;
-import dev.agentbus.sandbox.mcp.McpLauncher;
 import dev.agentbus.sandbox.mcp.McpSessions;
 import dev.agentbus.sandbox.mcp.McpSettings;
 import dev.agentbus.sandbox.sandboxing.SandboxConfig;
@@ -43,10 +42,7 @@ class SandboxRuntime {
     SandboxRuntime(KafkaSettings kafka, WorkerSettings worker, McpSettings mcpSettings) {
         this.kafka = kafka;
         // Stdio MCP servers run in a bubblewrap sandbox of their own with the session's workspace (McpLauncher).
-        this.mcp = new McpSessions(mcpSettings.teamServers(), new McpLauncher(worker.bwrap(),
-                mcpSettings.packagePaths(), mcpSettings.network(),
-                Duration.ofSeconds(mcpSettings.requestTimeoutSeconds())),
-                Duration.ofSeconds(mcpSettings.requestTimeoutSeconds()), worker.outputCapBytes());
+        this.mcp = McpSessions.of(mcpSettings, worker.bwrap(), worker.outputCapBytes());
         this.maxConcurrentCalls = worker.maxConcurrentCalls();
         this.contextFileMaxChars = worker.contextFileMaxChars();
         int timeout = worker.shellTimeoutSeconds();
