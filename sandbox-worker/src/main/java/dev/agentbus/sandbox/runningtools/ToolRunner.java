@@ -178,10 +178,6 @@ final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
                 // Its result is still reported once, like any call's, so its request stays answered.
                 queue.stopSession(envelope.sessionId());
             }
-            if (mcp != null && (envelope.event() instanceof SessionCreated
-                    || envelope.event() instanceof SessionForked)) {
-                startMcpServers(envelope);
-            }
             if (envelope.event() instanceof SessionDeleted) {
                 if (mcp != null) {
                     mcp.stop(envelope.sessionId());
@@ -195,6 +191,11 @@ final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
                 // On the loop's thread, before the offset moves past it: a crash during the restore means it is done
                 // again, and no later call of the fork can start before it is done.
                 history.startFork(envelope.userId(), envelope.sessionId(), fork);
+            }
+            // After a fork's workspace is restored: its .mcp.json may name servers too.
+            if (mcp != null && (envelope.event() instanceof SessionCreated
+                    || envelope.event() instanceof SessionForked)) {
+                startMcpServers(envelope);
             }
             if (envelope.event() instanceof ToolCallRequested call && runsHere(call.name())
                     && !ledger.knows(envelope.sessionId(), call.callId())
