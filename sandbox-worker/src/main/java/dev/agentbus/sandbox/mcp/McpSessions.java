@@ -137,6 +137,11 @@ public final class McpSessions implements AutoCloseable {
         return null;
     }
 
+    /** Whether the team configured any servers (then every session has some). */
+    public boolean hasTeamServers() {
+        return !team.isEmpty();
+    }
+
     /** Whether the session has MCP servers configured at all (the team's, or its workspace's). */
     public boolean configured(Path workspace) {
         try {

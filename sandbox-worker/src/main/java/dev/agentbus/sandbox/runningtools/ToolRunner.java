@@ -216,6 +216,10 @@ final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
      * listed at all, so its log stays as it was before MCP existed.
      */
     private void startMcpServers(EventEnvelope envelope) {
+        if (!mcp.hasTeamServers() && !java.nio.file.Files.isDirectory(
+                workspaces.root().resolve(envelope.userId()).resolve(envelope.sessionId()))) {
+            return; // no servers of the team, and no workspace (so no .mcp.json) yet: nothing to start, nothing created
+        }
         Thread.ofVirtual().name("mcp-start-" + envelope.sessionId()).start(() -> {
             try {
                 java.nio.file.Path workspace = workspaces.forSession(envelope.userId(), envelope.sessionId());
