@@ -40,6 +40,8 @@ import java.util.Map;
  *                   ({@link SessionModel}); absent when the session never chose one nor made a call that asked
  * @param parent     for a sub-agent: the session whose {@code task} call started it, and that call; absent otherwise
  * @param children   the sub-agents this session's {@code task} calls started, in order; absent when none
+ * @param mcpServers the session's MCP servers as last listed, each live with its tools or not with the reason
+ *                   ({@link McpServer}); absent when the session has none
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SessionDetails(String sessionId, String userId, String title, String status, long lastSeq,
@@ -51,7 +53,8 @@ public record SessionDetails(String sessionId, String userId, String title, Stri
                              List<PendingApproval> pendingApprovals, List<String> alwaysAllowed,
                              List<QueuedWhisper> queuedWhispers, Context context, boolean planFirst,
                              List<PlanningView.Todo> todos, PlanningView.Plan plan, PlanningView.TaskState taskState,
-                             SessionModel model, Parent parent, List<Child> children) {
+                             SessionModel model, Parent parent, List<Child> children,
+                             List<McpServer> mcpServers) {
 
     public static SessionDetails of(SessionState s) {
         PlanningView planning = PlanningView.of(s.planning());
@@ -67,7 +70,7 @@ public record SessionDetails(String sessionId, String userId, String title, Stri
                 Context.of(s.context()), planning.planFirst(), planning.todos(), planning.plan(), planning.taskState(),
                 SessionModel.of(s.models()), Parent.of(s.subAgents().parent()),
                 s.subAgents().children().isEmpty() ? null
-                        : s.subAgents().children().stream().map(Child::of).toList());
+                        : s.subAgents().children().stream().map(Child::of).toList(), McpServer.of(s.mcp()));
     }
 
     /**
@@ -95,6 +98,24 @@ public record SessionDetails(String sessionId, String userId, String title, Stri
             return new Child(c.sessionId(), c.callId(), c.description(),
                     c.outcome() == null ? "RUNNING" : c.outcome().name());
         }
+    }
+
+    /**
+     * An MCP server of the session: {@code transport} is {@code stdio} or {@code http}, {@code source} is
+     * {@code team} or {@code workspace}; {@code error} says why it is not live. Never its environment or headers.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record McpServer(String name, String transport, String source, boolean live, String error,
+                            List<McpTool> tools) {
+        static List<McpServer> of(dev.agentbus.events.mcp.McpState mcp) {
+            return mcp.servers().isEmpty() ? null : mcp.servers().stream().map(v -> new McpServer(v.name(),
+                    v.transport(), v.source(), v.live(), v.error(), v.tools().stream()
+                    .map(t -> new McpTool(t.name(), t.description(), t.readOnly())).toList())).toList();
+        }
+    }
+
+    /** A tool of an MCP server, by the name the model sees ({@code mcp__<server>__<tool>}). */
+    public record McpTool(String name, String description, boolean readOnly) {
     }
 
     /** A person's note to the running turn ({@code POST /api/v1/sessions/{id}/whisper}), not yet given to the model. */

@@ -326,6 +326,9 @@ public final class TurnRenderer implements SessionStream.Listener {
                 }
             }
             case SessionEvent.ContextCompactionFailed failed -> printer.warn("compaction failed: " + failed.message());
+            case SessionEvent.McpToolsListed listed -> {
+                // Shown in the session's state (mcpServers), not in the turn's output.
+            }
             case UnknownEvent unknown -> {
                 // written by a newer version; nothing this CLI knows how to show
             }

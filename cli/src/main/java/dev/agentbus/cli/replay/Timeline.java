@@ -180,6 +180,9 @@ public final class Timeline {
             case SessionEvent.ContextCompacted c -> block(head, p.cyan("⇊ compacted ▸ "), c.summary());
             case SessionEvent.ContextCompactionFailed f -> line(head, p.red("✗ compaction failed: ")
                     + Text.oneLine(f.message(), WIDTH));
+            case SessionEvent.McpToolsListed l -> line(head, p.dim("MCP servers: " + Text.oneLine(l.servers().stream()
+                    .map(s -> s.name() + (s.live() ? " (" + s.tools().size() + " tools)" : " (not live: " + s.error()
+                            + ")")).collect(java.util.stream.Collectors.joining(", ")), WIDTH)));
             case UnknownEvent u -> line(head, p.yellow("? " + u.type()) + p.dim(" (a type this CLI does not know) ")
                     + p.dim(Text.oneLine(String.valueOf(u.raw()), 200)));
         }

@@ -213,6 +213,18 @@ public sealed interface SessionInput {
     }
 
     /**
+     * Written by the sandbox-worker when it has started (or restarted) a session's MCP servers and listed their
+     * tools: when it first sees the session, and again when a server's tools changed after a restart. The complete
+     * set of servers, each live with its tools or not with the reason.
+     */
+    @WireType("record_mcp_tools.v1")
+    record RecordMcpTools(List<dev.agentbus.events.mcp.McpServerView> servers) implements SessionInput {
+        public RecordMcpTools {
+            servers = servers == null ? List.of() : List.copyOf(servers);
+        }
+    }
+
+    /**
      * Written by the sandbox-worker after a call that may have changed files, when the context files it finds in the
      * session's workspace ({@code .soul.md}, {@code AGENTS.md}, {@code .agentbus.md}) differ from the last it
      * reported: the complete set as found now. Sent before the call's result, so the next model call has them.

@@ -287,6 +287,19 @@ public sealed interface SessionEvent {
     }
 
     /**
+     * Emitted by the orchestrator when the sandbox-worker lists the session's MCP servers and their tools
+     * ({@code record_mcp_tools.v1}) and they differ from the recorded ones: the complete set, each server live with
+     * its tools or not with the reason. The model is offered the live servers' tools, as
+     * {@code mcp__<server>__<tool>}, from the next model call. Never carries a server's environment or headers.
+     */
+    @WireType("mcp.tools.listed.v1")
+    record McpToolsListed(List<dev.agentbus.events.mcp.McpServerView> servers) implements SessionEvent {
+        public McpToolsListed {
+            servers = servers == null ? List.of() : List.copyOf(servers);
+        }
+    }
+
+    /**
      * Emitted by the orchestrator when the sandbox-worker reports context files ({@code .soul.md}, {@code AGENTS.md},
      * {@code .agentbus.md}) in the session's workspace that differ from the ones recorded: the complete set as found
      * (an empty list: none is left). Their text joins the system prompt from the next model call.

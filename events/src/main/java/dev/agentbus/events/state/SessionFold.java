@@ -23,6 +23,7 @@ import dev.agentbus.events.session.SessionEvent.ModelCallFailed;
 import dev.agentbus.events.session.SessionEvent.ModelCallStarted;
 import dev.agentbus.events.session.SessionEvent.ModelSettingsChanged;
 import dev.agentbus.events.session.SessionEvent.NotificationPosted;
+import dev.agentbus.events.session.SessionEvent.McpToolsListed;
 import dev.agentbus.events.session.SessionEvent.PlanningEvent;
 import dev.agentbus.events.planning.Planning;
 import dev.agentbus.events.planning.PlanningFold;
@@ -280,6 +281,7 @@ public final class SessionFold {
             case ModelSettingsChanged m -> b.models = ModelFold.chosen(b.models, m);
             case SubAgentStarted a -> b.subAgents = SubAgentsFold.started(b.subAgents, a);
             case SubAgentFinished f -> b.subAgents = SubAgentsFold.finished(b.subAgents, f);
+            case McpToolsListed l -> b.mcp = new dev.agentbus.events.mcp.McpState(l.servers());
             case SystemPromptChanged p -> b.context = ContextFold.systemPromptSet(b.context, p);
             case ContextFilesLoaded f -> b.context = ContextFold.filesLoaded(b.context, f);
             case ContextCompactionRequested r ->
@@ -341,6 +343,8 @@ public final class SessionFold {
         b.planning = PlanningFold.turnEnded(from.planning());
         b.models = ModelFold.forked(from.models());
         b.subAgents = SubAgentsFold.forked(from.subAgents());
+        // The fork's worker lists the servers again when it sees the fork; until then the source's tools stand.
+        b.mcp = from.mcp();
         for (ToolCallView view : List.copyOf(b.toolCalls.values())) {
             if (view.status() != ToolCallView.Status.COMPLETED) {
                 String why = "not run: the session was forked before this call was answered";
@@ -391,6 +395,7 @@ public final class SessionFold {
         Planning planning;
         ModelState models;
         SubAgents subAgents;
+        dev.agentbus.events.mcp.McpState mcp;
 
         Builder(SessionState s) {
             sessionId = s.sessionId();
@@ -426,13 +431,14 @@ public final class SessionFold {
             planning = s.planning();
             models = s.models();
             subAgents = s.subAgents();
+            mcp = s.mcp();
         }
 
         SessionState build() {
             return new SessionState(sessionId, userId, title, status, lastSeq, createdAt, updatedAt, messages,
                     toolCalls, usage, modelCalls, turns, turn, pendingWait, memory, memoryVersion, lastModel, lastOutcome,
                     lastAnswer, lastError, shell, checkpoint, forkedFrom, forkedAtSeq, permissionMode, pendingApprovals,
-                    alwaysAllowed, queuedWhispers, context, planning, models, subAgents);
+                    alwaysAllowed, queuedWhispers, context, planning, models, subAgents, mcp);
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.agentbus.events.state;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.agentbus.events.mcp.McpState;
 import dev.agentbus.events.planning.Planning;
 import dev.agentbus.events.session.PermissionMode;
 import dev.agentbus.events.session.ShellState;
@@ -39,6 +40,8 @@ import java.util.Optional;
  *                   JSON while it is {@link ModelState#NONE}
  * @param subAgents  the session's parent (when a {@code task} call started it) and the children it started; left out
  *                   of the JSON while it is {@link SubAgents#NONE}
+ * @param mcp        the session's MCP servers and their tools, as last listed ({@link McpState}); left out of the
+ *                   JSON while it is {@link McpState#NONE}
  */
 public record SessionState(String sessionId, String userId, String title, SessionStatus status, long lastSeq,
                            Instant createdAt, Instant updatedAt, List<Message> messages,
@@ -53,7 +56,9 @@ public record SessionState(String sessionId, String userId, String title, Sessio
                            @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = ModelState.IsNone.class)
                            ModelState models,
                            @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = SubAgents.IsNone.class)
-                           SubAgents subAgents) {
+                           SubAgents subAgents,
+                           @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = McpState.IsNone.class)
+                           McpState mcp) {
 
     /**
      * Both collections become immutable, structurally shared ones: the fold's own ({@link AppendOnlyList},
@@ -73,6 +78,23 @@ public record SessionState(String sessionId, String userId, String title, Sessio
         planning = planning == null ? Planning.NONE : planning;
         models = models == null ? ModelState.NONE : models;
         subAgents = subAgents == null ? SubAgents.NONE : subAgents;
+        mcp = mcp == null ? McpState.NONE : mcp;
+    }
+
+    /** As written before MCP servers: with none. */
+    public SessionState(String sessionId, String userId, String title, SessionStatus status, long lastSeq,
+                        Instant createdAt, Instant updatedAt, List<Message> messages,
+                        Map<String, ToolCallView> toolCalls, TokenUsage usage, int modelCalls, int turns,
+                        Turn turn, PendingWait pendingWait, String memory, long memoryVersion, String lastModel,
+                        TurnOutcome lastOutcome, String lastAnswer, String lastError, ShellState shell,
+                        String checkpoint, String forkedFrom, long forkedAtSeq, PermissionMode permissionMode,
+                        List<PendingApproval> pendingApprovals, List<String> alwaysAllowed,
+                        List<QueuedWhisper> queuedWhispers, ContextState context, Planning planning,
+                        ModelState models, SubAgents subAgents) {
+        this(sessionId, userId, title, status, lastSeq, createdAt, updatedAt, messages, toolCalls, usage, modelCalls,
+                turns, turn, pendingWait, memory, memoryVersion, lastModel, lastOutcome, lastAnswer, lastError, shell,
+                checkpoint, forkedFrom, forkedAtSeq, permissionMode, pendingApprovals, alwaysAllowed, queuedWhispers,
+                context, planning, models, subAgents, McpState.NONE);
     }
 
     /** As written before sub-agents existed: with none. */
@@ -88,7 +110,7 @@ public record SessionState(String sessionId, String userId, String title, Sessio
         this(sessionId, userId, title, status, lastSeq, createdAt, updatedAt, messages, toolCalls, usage, modelCalls,
                 turns, turn, pendingWait, memory, memoryVersion, lastModel, lastOutcome, lastAnswer, lastError, shell,
                 checkpoint, forkedFrom, forkedAtSeq, permissionMode, pendingApprovals, alwaysAllowed, queuedWhispers,
-                context, planning, models, SubAgents.NONE);
+                context, planning, models, SubAgents.NONE, McpState.NONE);
     }
 
     /** As written before models could be chosen per session: with none chosen. */
@@ -125,7 +147,8 @@ public record SessionState(String sessionId, String userId, String title, Sessio
     public static SessionState initial(String sessionId) {
         return new SessionState(sessionId, null, null, SessionStatus.NEW, 0, null, null, List.of(), Map.of(),
                 TokenUsage.ZERO, 0, 0, null, null, "", 0, null, null, null, null, null, null, null, 0, PermissionMode.AUTO,
-                List.of(), List.of(), List.of(), ContextState.EMPTY, Planning.NONE, ModelState.NONE, SubAgents.NONE);
+                List.of(), List.of(), List.of(), ContextState.EMPTY, Planning.NONE, ModelState.NONE, SubAgents.NONE,
+                McpState.NONE);
     }
 
     /** Created and not deleted: a session anyone may see or send to. */

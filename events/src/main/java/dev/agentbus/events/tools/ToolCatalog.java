@@ -11,7 +11,8 @@ import java.util.stream.Stream;
  * together with the tool's contract: the orchestrator offers {@link #TOOLS} to the model, a person may run the
  * {@link #USER_TOOLS} through the gateway, and the sandbox-worker builds its tool registry from the SANDBOX ones
  * ({@link #workerToolNames()}: it refuses to start without an implementation of each, and has none that is not
- * here). docs/tools.md describes each tool. MCP servers will add tools at run time later.
+ * here). docs/tools.md describes each tool. MCP servers add tools per session at run time (the session's state
+ * has them; the orchestrator's deciding/mcp/McpTools offers them next to these).
  */
 public final class ToolCatalog {
     /** The agent's notification to the user (OS-Agent's), which the orchestrator answers itself. */

@@ -9,6 +9,7 @@ import dev.agentbus.events.input.SessionInput.CancelTurn;
 import dev.agentbus.events.input.SessionInput.SetSessionModel;
 import dev.agentbus.events.input.SessionInput.CompactContext;
 import dev.agentbus.events.input.SessionInput.RecordContextFiles;
+import dev.agentbus.events.input.SessionInput.RecordMcpTools;
 import dev.agentbus.events.input.SessionInput.RecordContextSummary;
 import dev.agentbus.events.input.SessionInput.SetSystemPrompt;
 import dev.agentbus.events.input.SessionInput.CreateSession;
@@ -77,6 +78,7 @@ import dev.agentbus.events.tools.PlanningTools;
 import dev.agentbus.events.tools.ToolCatalog;
 import dev.agentbus.events.tools.ToolSpec;
 
+import dev.agentbus.orchestrator.deciding.mcp.McpTools;
 import dev.agentbus.orchestrator.deciding.notifying.SendNotificationCall;
 import dev.agentbus.orchestrator.deciding.delegating.ChildStart;
 import dev.agentbus.orchestrator.deciding.delegating.SubAgentMessages;
@@ -153,6 +155,13 @@ public final class SessionDecider {
                 if (!setSystemPrompt(step, p.preset(), p.systemPrompt(), envelope.userId())) {
                     return step.done();
                 }
+            }
+            case RecordMcpTools m -> {
+                Optional<SessionEvent> listed = McpTools.listed(state, m).map(SessionEvent.class::cast);
+                if (listed.isEmpty()) {
+                    return step.ignore("the MCP servers and tools are the ones recorded");
+                }
+                step.emit(listed.get());
             }
             case RecordContextFiles f -> {
                 if (f.files().equals(state.context().files())) {
@@ -565,7 +574,7 @@ public final class SessionDecider {
     private static void dispatchToolCalls(Step step, List<ToolCallSpec> calls) {
         boolean waitTaken = false;
         for (ToolCallSpec call : calls) {
-            Optional<ToolSpec> spec = ToolCatalog.find(call.name());
+            Optional<ToolSpec> spec = McpTools.find(step.state, call.name());
             JsonNode args;
             try {
                 args = Json.mapper().readTree(call.arguments() == null || call.arguments().isBlank()
@@ -575,7 +584,7 @@ public final class SessionDecider {
             }
             if (spec.isEmpty()) {
                 step.emit(failed(call, "unknown tool '" + call.name() + "'; available tools: "
-                        + String.join(", ", ToolCatalog.TOOLS.stream().map(ToolSpec::name).toList())));
+                        + String.join(", ", McpTools.offered(step.state).stream().map(ToolSpec::name).toList())));
             } else if (spec.get().userOnly()) {
                 step.emit(failed(call, "'" + call.name() + "' can only be run by a person, not by the model"));
             } else if (SubAgentTools.refusal(step.state, call.name()).isPresent()) {
@@ -726,7 +735,7 @@ public final class SessionDecider {
         ToolCallView view = s.toolCalls().get(callId);
         return view != null && view.status() == ToolCallView.Status.PROPOSED && !view.byUser()
                 && s.pendingApproval(callId).isEmpty()
-                && ToolCatalog.find(view.name()).map(t -> t.executor() == ToolSpec.Executor.SANDBOX).orElse(false);
+                && McpTools.find(s, view.name()).map(t -> t.executor() == ToolSpec.Executor.SANDBOX).orElse(false);
     }
 
     private static String blankToNull(String text) {

@@ -103,15 +103,19 @@ public final class PromptBuilder {
     private static final long TOOLS_JSON_LENGTH = ToolCatalog.TOOLS.stream()
             .mapToLong(t -> t.name().length() + t.description().length() + t.parametersSchema().length() + 40).sum();
 
+    /** The built-in tools. */
     public static List<ToolDefinition> tools() {
         return ToolCatalog.TOOLS.stream()
                 .map(t -> new ToolDefinition(t.name(), t.description(), t.parametersSchema()))
                 .toList();
     }
 
-    /** The tools this session's model is offered: all of them, or a sub-agent's own ({@link SubAgentTools}). */
+    /**
+     * The tools this session's model is offered: the built-in ones, then the tools of its live MCP servers
+     * ({@code mcp__…}); for a sub-agent only its own ({@link SubAgentTools}).
+     */
     public static List<ToolDefinition> tools(SessionState state) {
-        return ToolCatalog.TOOLS.stream()
+        return dev.agentbus.orchestrator.deciding.mcp.McpTools.offered(state).stream()
                 .filter(t -> SubAgentTools.offered(state, t))
                 .map(t -> new ToolDefinition(t.name(), t.description(), t.parametersSchema()))
                 .toList();

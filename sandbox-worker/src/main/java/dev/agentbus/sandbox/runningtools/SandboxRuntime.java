@@ -4,6 +4,8 @@ import dev.agentbus.eventbus.DataDir;
 import dev.agentbus.eventbus.KafkaSettings;
 import dev.agentbus.eventbus.TopicAdmin;
 import dev.agentbus.sandbox.sandboxing.PodSandboxConfig;
+import dev.agentbus.sandbox.mcp.McpSessions;
+import dev.agentbus.sandbox.mcp.McpSettings;
 import dev.agentbus.sandbox.sandboxing.SandboxConfig;
 import dev.agentbus.sandbox.sandboxing.Sandboxes;
 import dev.agentbus.sandbox.tools.SandboxSettings;
@@ -38,8 +40,12 @@ class SandboxRuntime {
     private Sandboxes sandboxes;
     private ToolRunner runner;
 
-    SandboxRuntime(KafkaSettings kafka, WorkerSettings worker) {
+    private final McpSessions mcp;
+
+    SandboxRuntime(KafkaSettings kafka, WorkerSettings worker, McpSettings mcpSettings) {
         this.kafka = kafka;
+        // Stdio MCP servers run in a bubblewrap sandbox of their own with the session's workspace (McpLauncher).
+        this.mcp = McpSessions.of(mcpSettings, worker.bwrap(), worker.outputCapBytes());
         this.maxConcurrentCalls = worker.maxConcurrentCalls();
         this.contextFileMaxChars = worker.contextFileMaxChars();
         int timeout = worker.shellTimeoutSeconds();
@@ -85,7 +91,7 @@ class SandboxRuntime {
         TopicAdmin.ensureTopics(kafka);
         runner = new ToolRunner(kafka, new ToolExecutor(settings, sandboxes), workspaces,
                 new dev.agentbus.sandbox.checkpointing.Checkpoints(workspaces.root(), Clock.systemUTC()),
-                Clock.systemUTC(), maxConcurrentCalls, contextFileMaxChars);
+                Clock.systemUTC(), maxConcurrentCalls, contextFileMaxChars, mcp);
         runner.start();
         LOG.info("sandbox-worker started: {} sandboxes, workspaces under {}, up to {} calls at once",
                 sandboxes.backend(), workspaces.root(), maxConcurrentCalls);

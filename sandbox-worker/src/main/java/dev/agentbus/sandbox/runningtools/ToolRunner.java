@@ -15,6 +15,8 @@ import dev.agentbus.events.input.InputEnvelope;
 import dev.agentbus.events.input.SessionInput;
 import dev.agentbus.events.ledger.ToolLedgerEntry;
 import dev.agentbus.events.session.EventEnvelope;
+import dev.agentbus.events.mcp.McpToolNames;
+import dev.agentbus.events.session.SessionEvent.SessionCreated;
 import dev.agentbus.events.session.SessionEvent.SessionDeleted;
 import dev.agentbus.events.session.SessionEvent.SessionForked;
 import dev.agentbus.events.session.SessionEvent.TurnEnded;
@@ -25,6 +27,7 @@ import dev.agentbus.events.topics.Topics;
 import dev.agentbus.sandbox.checkpointing.CheckpointException;
 import dev.agentbus.sandbox.checkpointing.Checkpoints;
 import dev.agentbus.sandbox.checkpointing.WorkspaceHistory;
+import dev.agentbus.sandbox.mcp.McpSessions;
 import dev.agentbus.sandbox.tools.ToolExecutor;
 import dev.agentbus.sandbox.tools.ToolOutcome;
 import io.opentelemetry.api.trace.SpanContext;
@@ -96,6 +99,8 @@ final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
     private final String workerId;
     private final KafkaProducer<String, byte[]> liveOutput;
     private final TransactionalProcessor<EventEnvelope> processor;
+    /** The sessions' MCP servers; null when this runner has none (some tests). */
+    private final McpSessions mcp;
     /** The sessions this worker ran calls for, by id: their owner and partition, to free their sandboxes on revoke. */
     private final Map<String, SessionHere> sessionsHere = new ConcurrentHashMap<>();
     /** Deleted sessions whose files go once their last call is reported: session id to owner; loop thread only. */
@@ -121,10 +126,18 @@ final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
     /** @param contextFileMaxChars the most of each context file reported ({@link ContextFiles}) */
     public ToolRunner(KafkaSettings kafka, ToolExecutor executor, Workspaces workspaces, Checkpoints checkpoints,
                       Clock clock, int maxConcurrentCalls, int contextFileMaxChars) {
+        this(kafka, executor, workspaces, checkpoints, clock, maxConcurrentCalls, contextFileMaxChars, null);
+    }
+
+    /** @param mcp the sessions' MCP servers, whose tools it runs too ({@link McpToolCalls}); null for none */
+    public ToolRunner(KafkaSettings kafka, ToolExecutor executor, Workspaces workspaces, Checkpoints checkpoints,
+                      Clock clock, int maxConcurrentCalls, int contextFileMaxChars, McpSessions mcp) {
+        this.mcp = mcp;
         this.workspaces = workspaces;
         this.contextFiles = new ContextFiles(contextFileMaxChars);
         this.executor = executor.withCheckpoints(checkpoints);
-        this.tools = new RedactingToolCalls(new WorkspaceToolCalls(this.executor, workspaces));
+        ToolCalls builtIn = new WorkspaceToolCalls(this.executor, workspaces);
+        this.tools = new RedactingToolCalls(mcp == null ? builtIn : new McpToolCalls(mcp, workspaces, builtIn));
         this.history = new WorkspaceHistory(checkpoints, workspaces::forSession);
         this.clock = clock;
         this.workerId = "sandbox-worker-" + kafka.instanceId();
@@ -166,6 +179,9 @@ final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
                 queue.stopSession(envelope.sessionId());
             }
             if (envelope.event() instanceof SessionDeleted) {
+                if (mcp != null) {
+                    mcp.stop(envelope.sessionId());
+                }
                 // Its files go once no call of it is left here (a command being killed still reports, and its
                 // checkpoint would otherwise bring the repository back).
                 queue.stopSession(envelope.sessionId());
@@ -175,6 +191,11 @@ final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
                 // On the loop's thread, before the offset moves past it: a crash during the restore means it is done
                 // again, and no later call of the fork can start before it is done.
                 history.startFork(envelope.userId(), envelope.sessionId(), fork);
+            }
+            // After a fork's workspace is restored: its .mcp.json may name servers too.
+            if (mcp != null && (envelope.event() instanceof SessionCreated
+                    || envelope.event() instanceof SessionForked)) {
+                startMcpServers(envelope);
             }
             if (envelope.event() instanceof ToolCallRequested call && runsHere(call.name())
                     && !ledger.knows(envelope.sessionId(), call.callId())
@@ -186,7 +207,41 @@ final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
     }
 
     private static boolean runsHere(String toolName) {
-        return ToolExecutor.TOOL_NAMES.contains(toolName);
+        return ToolExecutor.TOOL_NAMES.contains(toolName) || McpToolNames.isMcp(toolName);
+    }
+
+    /**
+     * A new session (or fork): its MCP servers are started and listed off the loop's thread (starting one may take
+     * seconds), and the listing is recorded at the next iteration. A session without any configured is not
+     * listed at all, so its log stays as it was before MCP existed.
+     */
+    private void startMcpServers(EventEnvelope envelope) {
+        if (!mcp.hasTeamServers() && !java.nio.file.Files.isDirectory(
+                workspaces.root().resolve(envelope.userId()).resolve(envelope.sessionId()))) {
+            return; // no servers of the team, and no workspace (so no .mcp.json) yet: nothing to start, nothing created
+        }
+        Thread.ofVirtual().name("mcp-start-" + envelope.sessionId()).start(() -> {
+            try {
+                java.nio.file.Path workspace = workspaces.forSession(envelope.userId(), envelope.sessionId());
+                if (mcp.configured(workspace)) {
+                    mcp.start(envelope.userId(), envelope.sessionId(), workspace, envelope.id());
+                    wake();
+                }
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("session {}: its MCP servers could not be started: {}", envelope.sessionId(), e.toString());
+            }
+        });
+    }
+
+    /** The MCP listings waiting to be recorded; before the results, so a new tool is known to the next model call. */
+    private void reportMcpListings(Outbox out) {
+        if (mcp == null) {
+            return;
+        }
+        for (McpSessions.Listing l : mcp.takeListings()) {
+            out.send(input(l.sessionId(), l.userId(), l.causationId(), new SessionInput.RecordMcpTools(l.servers()),
+                    TraceHeaders.newTrace()));
+        }
     }
 
     /** The tools that change nothing (no files, no processes): running one again repeats no side effect. */
@@ -248,6 +303,14 @@ final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
         String checkpoint = history.checkpointAfter(call.userId(), call.sessionId(), request.name(),
                 request.callId(), outcome.changedPaths()).orElse(null);
         LOG.info("session {}: {} {} in {} ms", call.sessionId(), request.name(), outcome.ok() ? "ok" : "failed", ms);
+        if (mcp != null && Checkpoints.mayChangeFiles(request.name())) {
+            try {
+                mcp.workspaceMayHaveChanged(call.userId(), call.sessionId(),
+                        workspaces.forSession(call.userId(), call.sessionId()), call.cause().id());
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("session {}: its MCP servers could not be listed again: {}", call.sessionId(), e.toString());
+            }
+        }
         return new FinishedCall(call, outcome, ms, false, checkpoint, contextFilesAfter(call));
     }
 
@@ -268,6 +331,7 @@ final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
     @Override
     public void onIteration(Outbox out, LoopContext loop) {
         reportInterrupted(out);
+        reportMcpListings(out);
         reportFinished(out);
         removeDeletedSessions();
     }
@@ -383,6 +447,9 @@ final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
                 return false;
             }
             executor.releaseSandbox(e.getValue().userId(), e.getKey());
+            if (mcp != null) {
+                mcp.stop(e.getKey());
+            }
             return true;
         });
     }
@@ -419,6 +486,9 @@ final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
     public void close() {
         processor.close();
         queue.close();
+        if (mcp != null) {
+            mcp.close();
+        }
         liveOutput.close(Duration.ofSeconds(2));
     }
 }

@@ -92,11 +92,38 @@ public final class Bubblewrap {
      * with the host; everything else stays unshared.
      */
     public static List<String> persistentShell(Path bwrap, Path workspace, boolean network, int uid, int gid) {
+        List<String> argv = sandboxed(bwrap, workspace, network, uid, gid, List.of());
+        argv.add("/bin/sh");
+        return argv;
+    }
+
+    /**
+     * The argv of an MCP server's sandbox: the same view and isolation as the persistent shell's, plus host
+     * directories bound read-only at the same path (where the server's package is installed, say), its own
+     * environment variables, and its command line instead of the shell. Killing bwrap kills the server.
+     */
+    public static List<String> program(Path bwrap, Path workspace, boolean network, int uid, int gid,
+                                       List<Path> readOnlyDirs, Map<String, String> env, List<String> command) {
+        List<String> binds = new ArrayList<>();
+        for (Path dir : readOnlyDirs) {
+            binds.addAll(List.of("--ro-bind", dir.toString(), dir.toString()));
+        }
+        List<String> argv = sandboxed(bwrap, workspace, network, uid, gid, binds);
+        env.forEach((name, value) -> argv.addAll(List.of("--setenv", name, value)));
+        argv.add("--");
+        argv.addAll(command);
+        return argv;
+    }
+
+    private static List<String> sandboxed(Path bwrap, Path workspace, boolean network, int uid, int gid,
+                                          List<String> extraBinds) {
         // With the network, name resolution and CA certificates too (before the root is made read-only).
-        List<String> argv = view(bwrap, workspace, network
-                ? List.of("--ro-bind-try", "/etc/resolv.conf", "/etc/resolv.conf", "--ro-bind-try", "/etc/ssl",
-                "/etc/ssl", "--ro-bind-try", "/etc/ca-certificates", "/etc/ca-certificates")
-                : List.of());
+        List<String> binds = new ArrayList<>(extraBinds);
+        if (network) {
+            binds.addAll(List.of("--ro-bind-try", "/etc/resolv.conf", "/etc/resolv.conf", "--ro-bind-try", "/etc/ssl",
+                    "/etc/ssl", "--ro-bind-try", "/etc/ca-certificates", "/etc/ca-certificates"));
+        }
+        List<String> argv = view(bwrap, workspace, binds);
         // --unshare-user explicitly (--unshare-all only tries), because --disable-userns needs it: no nested user
         // namespaces, so no "root" inside one from which to mount or unshare more (bubblewrap 0.8 and later).
         argv.addAll(List.of("--unshare-all", "--unshare-user"));
@@ -109,7 +136,6 @@ public final class Bubblewrap {
         argv.addAll(List.of("--uid", Integer.toString(uid), "--gid", Integer.toString(gid),
                 "--hostname", "sandbox", "--die-with-parent", "--new-session", "--cap-drop", "ALL"));
         argv.addAll(environment());
-        argv.add("/bin/sh");
         return argv;
     }
 

@@ -144,6 +144,9 @@ final class AuditTrail {
             }
             case SessionEvent.ContextCompactionFailed f -> {
             }
+            case SessionEvent.McpToolsListed l -> {
+                // The calls of MCP tools are audited like any call; the listing itself is no call.
+            }
             case UnknownEvent u -> {
             }
         }

@@ -173,6 +173,8 @@ final class SessionSummaries {
             }
             case SessionEvent.ContextCompactionFailed f -> {
             }
+            case SessionEvent.McpToolsListed l -> {
+            }
             case UnknownEvent u -> {
                 // A newer writer's event: it still moves lastSeq and updatedAt, like the fold.
             }

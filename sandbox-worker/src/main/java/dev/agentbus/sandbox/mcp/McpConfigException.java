@@ -1,0 +1,8 @@
+package dev.agentbus.sandbox.mcp;
+
+/** An {@code mcpServers} configuration that cannot be used; the message says what is wrong and where. */
+final class McpConfigException extends RuntimeException {
+    public McpConfigException(String message) {
+        super(message);
+    }
+}
