@@ -124,7 +124,24 @@ public final class ModelClient implements AutoCloseable {
                 readWhole(answer.text(), reply, what);
             }
         }
-        return reply.finish();
+        return withTextToolCalls(reply.finish(), toolList);
+    }
+
+    /**
+     * A reply without native calls whose content holds calls written as text ({@link TextToolCalls}) gets them as
+     * real calls, and keeps the rest of the text as its content.
+     */
+    static ModelReply withTextToolCalls(ModelReply reply, List<ToolDefinition> tools) {
+        if (reply.hasToolCalls() || tools.isEmpty()) {
+            return reply;
+        }
+        return new TextToolCalls(tools).find(reply.content())
+                .map(found -> {
+                    LOG.debug("read {} tool call(s) written as text in the answer", found.calls().size());
+                    return new ModelReply(reply.model(), found.content(), reply.reasoning(), found.calls(),
+                            reply.usage(), reply.finishReason());
+                })
+                .orElse(reply);
     }
 
     /**
