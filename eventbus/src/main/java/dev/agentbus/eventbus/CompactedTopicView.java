@@ -22,6 +22,8 @@ public final class CompactedTopicView<V> implements AutoCloseable {
 
     private final Map<String, V> values = new ConcurrentHashMap<>();
     private final CountDownLatch caughtUp = new CountDownLatch(1);
+    /** Notified at each value put, for {@link #await}. */
+    private final Object arrivals = new Object();
     private final KafkaSettings kafka;
     private final String clientId;
     private final ServiceLoop loop;
@@ -67,6 +69,24 @@ public final class CompactedTopicView<V> implements AutoCloseable {
         }
     }
 
+    /**
+     * The key's value once the view has it: at once when it has, else when it arrives, or empty after
+     * {@code timeout}. For a value another service writes in answer to something this one saw (an image the
+     * sandbox-worker reads for a model call).
+     */
+    public Optional<V> await(String key, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (arrivals) {
+            for (V value = values.get(key); ; value = values.get(key)) {
+                long left = deadline - System.nanoTime();
+                if (value != null || left <= 0) {
+                    return Optional.ofNullable(value);
+                }
+                TimeUnit.NANOSECONDS.timedWait(arrivals, left);
+            }
+        }
+    }
+
     public boolean awaitCaughtUp(Duration timeout) throws InterruptedException {
         return caughtUp.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
@@ -85,6 +105,9 @@ public final class CompactedTopicView<V> implements AutoCloseable {
         }
         try {
             values.put(r.key(), decoder.apply(r.value()));
+            synchronized (arrivals) {
+                arrivals.notifyAll();
+            }
         } catch (RuntimeException e) {
             LOG.warn("skipping unreadable value in {} at offset {}: {}", topic, r.offset(), e.getMessage());
         }

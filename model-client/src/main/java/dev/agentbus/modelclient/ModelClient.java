@@ -210,6 +210,29 @@ public final class ModelClient implements AutoCloseable {
         return asked;
     }
 
+    /** What each model can do, as the server said; a model it said nothing about is asked again after a while. */
+    private final java.util.Map<String, ModelCapabilities> capabilities = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.Map<String, Long> capabilitiesAskedAt = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * What {@code model} can do as the server says ({@link CapabilityProbe}), asked once per model and remembered;
+     * {@link ModelCapabilities#UNKNOWN} where the server does not say (asked again after a few minutes). Never throws.
+     */
+    public ModelCapabilities capabilities(String model) {
+        ModelCapabilities known = capabilities.get(model);
+        Long askedAt = capabilitiesAskedAt.get(model);
+        if (known != null && (known.known() || System.nanoTime() - askedAt < CONTEXT_WINDOW_RETRY.toNanos())) {
+            return known;
+        }
+        ModelCapabilities asked = new CapabilityProbe(http, settings.baseUrl(), settings.apiKey()).probe(model);
+        if (asked.known()) {
+            LOG.info("capabilities of {} at {}: {}", model, settings.baseUrl(), asked);
+        }
+        capabilitiesAskedAt.put(model, System.nanoTime());
+        capabilities.put(model, asked);
+        return asked;
+    }
+
     @Override
     public void close() {
         http.close();

@@ -83,6 +83,10 @@ public final class ScriptedModelServer implements AutoCloseable {
     /** The context window the server tells, and how; null: it tells none, like a hosted API. */
     private volatile WindowStyle windowStyle;
     private volatile long windowTokens;
+    /** How the server tells its model's capabilities (LM Studio or Ollama), null: it tells none. */
+    private volatile WindowStyle capabilityStyle;
+    private volatile boolean toldVision;
+    private volatile boolean toldTools;
 
     private final AtomicLong toolCallIds = new AtomicLong();
     private final AtomicLong completionIds = new AtomicLong();
@@ -162,6 +166,22 @@ public final class ScriptedModelServer implements AutoCloseable {
     public ScriptedModelServer tellContextWindow(WindowStyle style, long tokens) {
         this.windowStyle = Objects.requireNonNull(style, "style");
         this.windowTokens = tokens;
+        return this;
+    }
+
+    /**
+     * Makes the server tell what its model can do the way {@code style}'s servers do: LM Studio's {@code type}
+     * ({@code vlm} or {@code llm}) and {@code capabilities} in {@code GET /api/v0/models}, Ollama's
+     * {@code capabilities} in {@code POST /api/show}. Only those two styles say it; without this the server says
+     * nothing (as vLLM, llama.cpp and hosted APIs).
+     */
+    public ScriptedModelServer tellCapabilities(WindowStyle style, boolean vision, boolean tools) {
+        if (style != WindowStyle.LM_STUDIO && style != WindowStyle.OLLAMA) {
+            throw new IllegalArgumentException(style + " servers do not tell capabilities");
+        }
+        this.capabilityStyle = style;
+        this.toldVision = vision;
+        this.toldTools = tools;
         return this;
     }
 
@@ -460,6 +480,11 @@ public final class ScriptedModelServer implements AutoCloseable {
     }
 
     private boolean windowRoute(String path, String method) {
+        WindowStyle caps = capabilityStyle;
+        if (caps == WindowStyle.LM_STUDIO && path.equals("/api/v0/models") && method.equals("GET")
+                || caps == WindowStyle.OLLAMA && path.equals("/api/show") && method.equals("POST")) {
+            return true;
+        }
         WindowStyle style = windowStyle;
         return style != null && switch (style) {
             case VLLM -> false; // told in /v1/models
@@ -471,6 +496,37 @@ public final class ScriptedModelServer implements AutoCloseable {
 
     private void handleWindow(HttpExchange exchange) throws IOException {
         ObjectNode body = JSON.createObjectNode();
+        WindowStyle caps = capabilityStyle;
+        if (caps != null && (windowStyle == null || windowStyle == caps)) {
+            switch (caps) {
+                case LM_STUDIO -> {
+                    ObjectNode m = body.putArray("data").addObject().put("id", modelName)
+                            .put("type", toldVision ? "vlm" : "llm");
+                    if (toldTools) {
+                        m.putArray("capabilities").add("tool_use");
+                    }
+                    if (windowStyle != null) {
+                        m.put("max_context_length", windowTokens * 4).put("loaded_context_length", windowTokens);
+                    }
+                }
+                case OLLAMA -> {
+                    var list = body.putArray("capabilities").add("completion");
+                    if (toldVision) {
+                        list.add("vision");
+                    }
+                    if (toldTools) {
+                        list.add("tools");
+                    }
+                    if (windowStyle != null) {
+                        body.put("parameters", "temperature 0.7\nnum_ctx " + windowTokens);
+                    }
+                }
+                default -> {
+                }
+            }
+            sendJson(exchange, 200, body.toString());
+            return;
+        }
         switch (windowStyle) {
             case LM_STUDIO -> body.putArray("data").addObject().put("id", modelName).put("type", "llm")
                     .put("max_context_length", windowTokens * 4).put("loaded_context_length", windowTokens);
