@@ -425,6 +425,8 @@ public final class ScriptedModelServer implements AutoCloseable {
                     return;
                 }
                 handleModels(exchange);
+            } else if (capabilityRoute(path, method)) {
+                handleCapabilities(exchange);
             } else if (windowRoute(path, method)) {
                 handleWindow(exchange);
             } else if (path.equals("/v1/chat/completions")) {
@@ -479,12 +481,14 @@ public final class ScriptedModelServer implements AutoCloseable {
         sendJson(exchange, 200, list.toString());
     }
 
-    private boolean windowRoute(String path, String method) {
+    /** LM Studio's and Ollama's routes, when the server tells capabilities their way (and the window, if told so). */
+    private boolean capabilityRoute(String path, String method) {
         WindowStyle caps = capabilityStyle;
-        if (caps == WindowStyle.LM_STUDIO && path.equals("/api/v0/models") && method.equals("GET")
-                || caps == WindowStyle.OLLAMA && path.equals("/api/show") && method.equals("POST")) {
-            return true;
-        }
+        return caps == WindowStyle.LM_STUDIO && path.equals("/api/v0/models") && method.equals("GET")
+                || caps == WindowStyle.OLLAMA && path.equals("/api/show") && method.equals("POST");
+    }
+
+    private boolean windowRoute(String path, String method) {
         WindowStyle style = windowStyle;
         return style != null && switch (style) {
             case VLLM -> false; // told in /v1/models
@@ -494,39 +498,35 @@ public final class ScriptedModelServer implements AutoCloseable {
         };
     }
 
-    private void handleWindow(HttpExchange exchange) throws IOException {
+    private void handleCapabilities(HttpExchange exchange) throws IOException {
         ObjectNode body = JSON.createObjectNode();
         WindowStyle caps = capabilityStyle;
-        if (caps != null && (windowStyle == null || windowStyle == caps)) {
-            switch (caps) {
-                case LM_STUDIO -> {
-                    ObjectNode m = body.putArray("data").addObject().put("id", modelName)
-                            .put("type", toldVision ? "vlm" : "llm");
-                    if (toldTools) {
-                        m.putArray("capabilities").add("tool_use");
-                    }
-                    if (windowStyle != null) {
-                        m.put("max_context_length", windowTokens * 4).put("loaded_context_length", windowTokens);
-                    }
-                }
-                case OLLAMA -> {
-                    var list = body.putArray("capabilities").add("completion");
-                    if (toldVision) {
-                        list.add("vision");
-                    }
-                    if (toldTools) {
-                        list.add("tools");
-                    }
-                    if (windowStyle != null) {
-                        body.put("parameters", "temperature 0.7\nnum_ctx " + windowTokens);
-                    }
-                }
-                default -> {
-                }
+        if (caps == WindowStyle.LM_STUDIO) {
+            ObjectNode m = body.putArray("data").addObject().put("id", modelName)
+                    .put("type", toldVision ? "vlm" : "llm");
+            if (toldTools) {
+                m.putArray("capabilities").add("tool_use");
             }
-            sendJson(exchange, 200, body.toString());
-            return;
+            if (windowStyle == caps) {
+                m.put("max_context_length", windowTokens * 4).put("loaded_context_length", windowTokens);
+            }
+        } else {
+            var list = body.putArray("capabilities").add("completion");
+            if (toldVision) {
+                list.add("vision");
+            }
+            if (toldTools) {
+                list.add("tools");
+            }
+            if (windowStyle == caps) {
+                body.put("parameters", "temperature 0.7\nnum_ctx " + windowTokens);
+            }
         }
+        sendJson(exchange, 200, body.toString());
+    }
+
+    private void handleWindow(HttpExchange exchange) throws IOException {
+        ObjectNode body = JSON.createObjectNode();
         switch (windowStyle) {
             case LM_STUDIO -> body.putArray("data").addObject().put("id", modelName).put("type", "llm")
                     .put("max_context_length", windowTokens * 4).put("loaded_context_length", windowTokens);
