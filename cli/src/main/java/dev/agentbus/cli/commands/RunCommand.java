@@ -104,7 +104,7 @@ public final class RunCommand implements Callable<Integer> {
         TurnRunner.Result result;
         try {
             List<String> attached = ImageAttachments.attach(gateway, session, images);
-            if (!attached.isEmpty() && sessionId == null) {
+            if (!attached.isEmpty()) {
                 after = TurnRunner.lastSeq(gateway, session); // the uploads are calls in the log, not this turn
             }
             result = runner.send(session, after, task, attached);
