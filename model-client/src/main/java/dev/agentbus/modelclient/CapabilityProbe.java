@@ -21,7 +21,7 @@ import java.time.Duration;
  * Anything else answers 404 or without these fields, and the probe says nothing ({@link ModelCapabilities#UNKNOWN});
  * the caller then goes by its settings. A short time-out and no retries, like {@link ContextWindowProbe}.
  */
-public final class CapabilityProbe {
+final class CapabilityProbe {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
 

@@ -32,7 +32,7 @@ import java.util.regex.Pattern;
  * answer; a block naming an unknown tool leaves the whole answer as text. Pure and stateless: the caller records the
  * calls it found ({@code model_call.completed.v1}), so a replay reads them from the log and never parses again.
  */
-public final class TextToolCalls {
+final class TextToolCalls {
     /** Trailing text after a JSON value means the answer is not just a call. */
     private static final ObjectMapper JSON = new ObjectMapper()
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
