@@ -2,7 +2,7 @@
 // and the composer. Opening a session reads its log in one request and folds it a slice at a time, then follows the
 // event stream from the log's last event. The stream is an EventSource: when it reconnects the browser sends
 // Last-Event-ID by itself, and a page refresh reads the log again, so the transcript comes back whole.
-import { api } from './api.js';
+import { api, upload } from './api.js';
 import { clear, h } from './dom.js';
 import { renderMarkdown } from './markdown.js';
 import { approvalControls } from './approvals.js';
@@ -53,6 +53,12 @@ export class ChatView {
       onkeydown: (e) => this.key(e), oninput: () => this.completion.update(this.input.value) });
     this.completion = new Completion();
     this.send = h('button', { type: 'submit', 'data-testid': 'composer-send' }, 'Send');
+    // Images for the next message: uploaded into the workspace (uploads/…) when chosen, sent by path with it.
+    this.images = [];
+    this.attached = h('span', { class: 'attached', 'data-testid': 'attached-images', 'aria-live': 'polite' });
+    this.attach = h('label', { class: 'attach', title: 'Attach images to your next message (the session\'s model '
+        + 'must take images)' }, 'Image…', h('input', { type: 'file', accept: 'image/png,image/jpeg,image/gif,image/webp',
+      multiple: true, 'data-testid': 'attach-image', onchange: (e) => this.attachImages(e.target.files) }));
     this.stop = h('button', { type: 'button', 'data-testid': 'stop', class: 'stop', hidden: true,
       onclick: () => this.cancel() }, 'Stop');
     this.error = h('p', { class: 'error', role: 'alert' });
@@ -69,7 +75,8 @@ export class ChatView {
     ['auto', 'normal', 'manual'].map((m) => h('option', { value: m }, m)));
     const form = h('form', { class: 'composer', onsubmit: (e) => { e.preventDefault(); this.post(); } },
       this.completion.list, this.input, h('div', { class: 'composer-actions' },
-        h('div', { class: 'live' }, this.stats, this.gauge), this.mode, this.stop, this.send));
+        h('div', { class: 'live' }, this.stats, this.gauge), this.attached, this.attach, this.mode, this.stop,
+        this.send));
     clear(this.root).append(h('div', { class: 'scroll' }, this.earlier, this.list), this.error,
       h('div', { class: 'session-panels' }, this.planning.root, this.prompt.root), form);
     this.input.focus();
@@ -262,6 +269,8 @@ export class ChatView {
     switch (item.kind) {
       case 'user':
         return h('li', { class: 'message user', 'data-testid': 'message-user' }, h('p', {}, item.text),
+          item.images && item.images.length ? h('p', { class: 'images', 'data-testid': 'message-images' },
+            `🖼 ${item.images.join(', ')}`) : null,
           item.inherited ? null : h('span', { class: 'message-actions' },
             h('button', { type: 'button', 'data-testid': 'message-edit',
               title: 'Edit and send again, in a fork of this session from before this message',
@@ -277,7 +286,9 @@ export class ChatView {
           item.reasoning ? h('details', { class: 'reasoning' }, h('summary', {}, 'Reasoning'),
             h('pre', {}, item.reasoning)) : null,
           body,
-          item.error ? h('p', { class: 'error' }, `The model call failed: ${item.error}`) : null);
+          item.error ? h('p', { class: 'error' }, `The model call failed: ${item.error}`) : null,
+          item.refused ? h('p', { class: 'error', 'data-testid': 'model-refused' },
+            `Not sent to the model: ${item.refused}`) : null);
       }
       case 'tool':
         return h('li', { class: `tool-call ${item.status}`, 'data-testid': 'tool-call', 'data-status': item.status },
@@ -377,13 +388,37 @@ export class ChatView {
     }
     this.error.textContent = '';
     const whisper = this.transcript.running && !this.transcript.waiting && !this.transcript.awaiting.size;
+    const images = whisper ? [] : this.images;
     try {
       await api('POST', `/api/v1/sessions/${encodeURIComponent(this.sessionId)}/${whisper ? 'whisper' : 'messages'}`,
-        { text });
+        images.length ? { text, images } : { text });
       this.input.value = '';
+      if (images.length) {
+        this.images = [];
+        this.attached.textContent = '';
+      }
     } catch (e) {
       this.error.textContent = e.message;
     }
+  }
+
+  /**
+   * Uploads the chosen images into the session's workspace (uploads/NAME, the files route, while no turn runs) and
+   * keeps their paths for the next message: the log names an image by its path, the sandbox-worker reads it.
+   */
+  async attachImages(files) {
+    for (const file of files) {
+      const path = `uploads/${file.name}`;
+      try {
+        await upload(`/api/v1/sessions/${encodeURIComponent(this.sessionId)}/files/uploads/`
+          + encodeURIComponent(file.name), file);
+        this.images.push(path);
+        this.error.textContent = '';
+      } catch (e) {
+        this.error.textContent = `${file.name}: ${e.message}`;
+      }
+    }
+    this.attached.textContent = this.images.length ? `🖼 ${this.images.join(', ')}` : '';
   }
 
   /** Asks for the older conversation to be summarised now (the /compact command); a 409 says why not. */

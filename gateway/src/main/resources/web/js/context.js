@@ -16,6 +16,22 @@ function loadModels() {
   return models;
 }
 
+/** What the model list says a model can do, as short words: "32768 tokens", "vision", "no tools" … */
+export function traits(m) {
+  const out = [];
+  if (m.contextWindow) {
+    out.push(`${m.contextWindow} tokens`);
+  }
+  for (const [key, word] of [['vision', 'vision'], ['tools', 'tools'], ['thinking', 'thinking']]) {
+    if (m[key] === true) {
+      out.push(word);
+    } else if (m[key] === false) {
+      out.push(`no ${word}`);
+    }
+  }
+  return out;
+}
+
 /** Number inputs for a sampling choice; empty means "not chosen here". */
 export function samplingInputs(prefix) {
   const number = (name, attributes) => h('input', { type: 'number', id: `${prefix}-${name}`,
@@ -117,8 +133,15 @@ export class PromptPanel {
     this.model = h('input', { id: 'session-model', 'data-testid': 'session-model', list: 'session-models',
       maxlength: 200, placeholder: 'yours, else the installation’s', oninput: () => { this.modelDirty = true; } });
     this.modelList = h('datalist', { id: 'session-models' });
-    loadModels().then((list) => this.modelList.append(...list.map((m) => h('option', { value: m.id }))));
+    loadModels().then((list) => this.modelList.append(...list.map((m) => h('option',
+      { value: m.id, label: [m.id, ...traits(m)].join(' · ') }))));
     this.sampling = samplingInputs('session');
+    // Reasoning controls: part of the session's choice, sent as reasoning_effort and a thinking budget.
+    this.effort = h('select', { id: 'session-reasoning-effort', 'data-testid': 'session-reasoning-effort',
+      onchange: () => { this.modelDirty = true; } },
+    h('option', { value: '' }, 'not set'), ...['low', 'medium', 'high'].map((e) => h('option', { value: e }, e)));
+    this.budget = h('input', { type: 'number', id: 'session-thinking-budget', 'data-testid': 'session-thinking-budget',
+      min: 1, max: 1000000, step: 1, inputmode: 'numeric', oninput: () => { this.modelDirty = true; } });
     Object.values(this.sampling).forEach((input) => input.addEventListener('input', () => { this.modelDirty = true; }));
     this.modelNote = h('p', { role: 'status', class: 'status' });
     this.lastCall = h('p', { class: 'hint', 'data-testid': 'session-last-call' });
@@ -138,6 +161,9 @@ export class PromptPanel {
       h('form', { onsubmit: (e) => { e.preventDefault(); this.saveModel(); } },
         h('label', { for: 'session-model' }, 'Model'), this.model, this.modelList,
         samplingRow('session', this.sampling),
+        h('div', { class: 'sampling' },
+          h('label', { for: 'session-reasoning-effort' }, 'Reasoning effort'), this.effort,
+          h('label', { for: 'session-thinking-budget' }, 'Thinking budget'), this.budget),
         h('p', {}, h('button', { type: 'submit', 'data-testid': 'session-model-save' }, 'Save'),
           ' ', h('span', { class: 'hint' }, 'Empty fields: yours, else the installation’s. Applies from the '
             + 'next model call.')), this.modelNote, this.lastCall),
@@ -150,16 +176,25 @@ export class PromptPanel {
     if (!this.modelDirty && !this.root.contains(document.activeElement)) {
       this.model.value = chosen?.model || '';
       showSampling(this.sampling, chosen);
+      this.effort.value = chosen?.reasoningEffort || '';
+      this.budget.value = chosen?.thinkingBudget ? String(chosen.thinkingBudget) : '';
     }
     const last = model?.lastCall;
     this.lastCall.textContent = last ? `The last call asked for ${[last.model ? `model ${last.model}` : 'the '
       + 'server’s first model', last.temperature !== undefined ? `temperature ${last.temperature}` : null,
     last.topP !== undefined ? `top p ${last.topP}` : null, last.maxTokens !== undefined ? `at most ${last.maxTokens} `
-      + 'tokens' : null].filter(Boolean).join(', ')}.` : '';
+      + 'tokens' : null, last.reasoningEffort ? `${last.reasoningEffort} reasoning effort` : null,
+    last.thinkingBudget ? `at most ${last.thinkingBudget} thinking tokens` : null].filter(Boolean).join(', ')}.` : '';
   }
 
   async saveModel() {
     const body = { sampling: samplingOf(this.sampling) };
+    if (this.effort.value) {
+      body.sampling.reasoningEffort = this.effort.value;
+    }
+    if (this.budget.value !== '') {
+      body.sampling.thinkingBudget = Number(this.budget.value);
+    }
     if (this.model.value.trim()) {
       body.model = this.model.value.trim();
     }

@@ -18,7 +18,8 @@ export const CONTEXT_TYPES = [
 /** The wire types this view folds; the stream sends each under its own SSE event name. */
 export const EVENT_TYPES = [
   'session.created.v1', 'session.forked.v1', 'user_message.posted.v1', 'memory.attached.v1',
-  'model_call.started.v1', 'model_call.completed.v1', 'model_call.failed.v1',
+  'model_call.started.v1', 'model_call.completed.v1', 'model_call.failed.v1', 'model_call.refused.v1',
+  'model.warned.v1',
   'tool_call.requested.v1', 'tool_call.started.v1', 'tool_call.completed.v1',
   'wait.scheduled.v1', 'wait.ended.v1', 'turn.ended.v1', 'input.rejected.v1', 'notification.posted.v1',
   'permission_mode.changed.v1', 'approval.requested.v1', 'approval.decided.v1',
@@ -97,6 +98,9 @@ export function applyEvent(t, envelope) {
     case 'loop.warned.v1':
       add(t, `loop-${envelope.seq}`, { kind: 'notice', text: d.reason });
       break;
+    case 'model.warned.v1':
+      add(t, `warned-${envelope.seq}`, { kind: 'notice', warning: true, text: `⚠ ${d.reason}` });
+      break;
     case 'permission_mode.changed.v1':
       t.mode = (d.mode || 'AUTO').toLowerCase();
       add(t, `mode-${envelope.seq}`, { kind: 'notice', text: `Permission mode: ${t.mode}.` });
@@ -128,7 +132,8 @@ export function applyEvent(t, envelope) {
       add(t, 'fork', { kind: 'notice', text: `Forked from ${d.fromSessionId} at event ${d.atSeq}.` });
       break;
     case 'user_message.posted.v1':
-      add(t, `user-${envelope.seq}`, { kind: 'user', text: d.text, time: envelope.time, seq: envelope.seq });
+      add(t, `user-${envelope.seq}`, { kind: 'user', text: d.text, images: d.images || [], time: envelope.time,
+        seq: envelope.seq });
       t.running = true;
       break;
     case 'model_call.started.v1':
@@ -154,6 +159,13 @@ export function applyEvent(t, envelope) {
             status: 'pending', output: '' });
         }
       }
+      break;
+    }
+    case 'model_call.refused.v1': {
+      const key = `model-${d.requestId}`;
+      const item = t.byKey.get(key) || add(t, key, { kind: 'assistant' });
+      Object.assign(item, { streaming: false, refused: d.reason });
+      touch(t, key);
       break;
     }
     case 'model_call.failed.v1': {

@@ -128,7 +128,8 @@ public record SessionDetails(String sessionId, String userId, String title, Stri
 
     /**
      * One message of the conversation. {@code kind} says which it is, and which fields it has:
-     * {@code user} and {@code notice}: {@code text}; {@code assistant}: {@code content} (absent when the model only
+     * {@code user} and {@code notice}: {@code text} (and for {@code user}, {@code images}: the workspace paths of the
+     * images attached, absent when none); {@code assistant}: {@code content} (absent when the model only
      * called tools), {@code reasoning} (absent when none), {@code toolCalls}; {@code tool}: {@code callId},
      * {@code name}, {@code content} (the text the model reads as the call's result).
      *
@@ -137,12 +138,17 @@ public record SessionDetails(String sessionId, String userId, String title, Stri
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Message(String kind, long seq, String text, String callId, String name, String content,
-                          String reasoning, List<AskedCall> toolCalls) {
+                          String reasoning, List<AskedCall> toolCalls, List<String> images) {
+
+        public Message(String kind, long seq, String text, String callId, String name, String content,
+                       String reasoning, List<AskedCall> toolCalls) {
+            this(kind, seq, text, callId, name, content, reasoning, toolCalls, null);
+        }
 
         static Message of(dev.agentbus.events.state.Message m) {
             return switch (m) {
                 case dev.agentbus.events.state.Message.User u ->
-                        new Message("user", u.seq(), u.text(), null, null, null, null, null);
+                        new Message("user", u.seq(), u.text(), null, null, null, null, null, u.images());
                 case dev.agentbus.events.state.Message.Assistant a ->
                         new Message("assistant", a.seq(), null, null, null, a.content(), a.reasoning(),
                                 a.toolCalls().stream().map(AskedCall::of).toList());

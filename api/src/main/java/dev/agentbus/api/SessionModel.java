@@ -26,12 +26,18 @@ public record SessionModel(Settings chosen, String changedBy, Settings lastCall)
 
     /** A model and its sampling, each field absent when not set. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Settings(String model, Double temperature, Double topP, Integer maxTokens) {
+    public record Settings(String model, Double temperature, Double topP, Integer maxTokens, String reasoningEffort,
+                           Integer thinkingBudget) {
+        public Settings(String model, Double temperature, Double topP, Integer maxTokens) {
+            this(model, temperature, topP, maxTokens, null, null);
+        }
+
         static Settings of(ModelChoice c) {
             if (c == null || c.unset()) {
                 return null;
             }
-            return new Settings(c.model(), c.sampling().temperature(), c.sampling().topP(), c.sampling().maxTokens());
+            return new Settings(c.model(), c.sampling().temperature(), c.sampling().topP(), c.sampling().maxTokens(),
+                    c.sampling().reasoningEffort(), c.sampling().thinkingBudget());
         }
     }
 }

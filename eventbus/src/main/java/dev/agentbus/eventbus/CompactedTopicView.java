@@ -90,6 +90,15 @@ public final class CompactedTopicView<V> implements AutoCloseable {
         }
     }
 
+    /**
+     * The key's value once the view has it: at once when it has, else when it arrives, or empty after
+     * {@code timeout}. For a value another service writes in answer to something this one saw (an image the
+     * sandbox-worker reads for a model call).
+     */
+    public Optional<V> await(String key, Duration timeout) throws InterruptedException {
+        return awaitValue(key, Optional::isPresent, timeout) ? get(key) : Optional.empty();
+    }
+
     public boolean awaitCaughtUp(Duration timeout) throws InterruptedException {
         return caughtUp.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }

@@ -19,10 +19,36 @@ public sealed interface ChatMessage
         }
     }
 
-    /** What the person said (role {@code user}). */
-    record User(String content) implements ChatMessage {
+    /**
+     * What the person said (role {@code user}), with the images they attached: sent as OpenAI's content parts, a
+     * {@code text} part and one {@code image_url} part per image (a {@code data:} URL), to a model that takes images.
+     */
+    record User(String content, List<Image> images) implements ChatMessage {
         public User {
             Objects.requireNonNull(content, "content");
+            images = images == null ? List.of() : List.copyOf(images);
+        }
+
+        public User(String content) {
+            this(content, List.of());
+        }
+    }
+
+    /**
+     * An image sent with a user message.
+     *
+     * @param mediaType e.g. {@code image/png}
+     * @param base64    the image's bytes in base64
+     */
+    record Image(String mediaType, String base64) {
+        public Image {
+            Objects.requireNonNull(mediaType, "mediaType");
+            Objects.requireNonNull(base64, "base64");
+        }
+
+        /** The {@code data:} URL OpenAI's {@code image_url} part takes. */
+        public String dataUrl() {
+            return "data:" + mediaType + ";base64," + base64;
         }
     }
 

@@ -124,7 +124,24 @@ public final class ModelClient implements AutoCloseable {
                 readWhole(answer.text(), reply, what);
             }
         }
-        return reply.finish();
+        return withTextToolCalls(reply.finish(), toolList);
+    }
+
+    /**
+     * A reply without native calls whose content holds calls written as text ({@link TextToolCalls}) gets them as
+     * real calls, and keeps the rest of the text as its content.
+     */
+    static ModelReply withTextToolCalls(ModelReply reply, List<ToolDefinition> tools) {
+        if (reply.hasToolCalls() || tools.isEmpty()) {
+            return reply;
+        }
+        return new TextToolCalls(tools).find(reply.content())
+                .map(found -> {
+                    LOG.debug("read {} tool call(s) written as text in the answer", found.calls().size());
+                    return new ModelReply(reply.model(), found.content(), reply.reasoning(), found.calls(),
+                            reply.usage(), reply.finishReason());
+                })
+                .orElse(reply);
     }
 
     /**
@@ -190,6 +207,29 @@ public final class ModelClient implements AutoCloseable {
                 settings.baseUrl(), w.tokens(), w.source()));
         contextWindowAskedAt = System.nanoTime();
         contextWindow = asked;
+        return asked;
+    }
+
+    /** What each model can do, as the server said; a model it said nothing about is asked again after a while. */
+    private final java.util.Map<String, ModelCapabilities> capabilities = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.Map<String, Long> capabilitiesAskedAt = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * What {@code model} can do as the server says ({@link CapabilityProbe}), asked once per model and remembered;
+     * {@link ModelCapabilities#UNKNOWN} where the server does not say (asked again after a few minutes). Never throws.
+     */
+    public ModelCapabilities capabilities(String model) {
+        ModelCapabilities known = capabilities.get(model);
+        Long askedAt = capabilitiesAskedAt.get(model);
+        if (known != null && (known.known() || System.nanoTime() - askedAt < CONTEXT_WINDOW_RETRY.toNanos())) {
+            return known;
+        }
+        ModelCapabilities asked = new CapabilityProbe(http, settings.baseUrl(), settings.apiKey()).probe(model);
+        if (asked.known()) {
+            LOG.info("capabilities of {} at {}: {}", model, settings.baseUrl(), asked);
+        }
+        capabilitiesAskedAt.put(model, System.nanoTime());
+        capabilities.put(model, asked);
         return asked;
     }
 

@@ -56,6 +56,12 @@ final class RequestWriter {
                 // Ollama, llama.cpp, vLLM) all understand the older name; not all know the newer one.
                 g.writeNumberField("max_tokens", maxTokens);
             }
+            if (call.reasoningEffort() != null) {
+                g.writeStringField("reasoning_effort", call.reasoningEffort());
+            }
+            if (call.thinkingBudget() != null) {
+                g.writeNumberField(call.thinkingBudgetField(), call.thinkingBudget());
+            }
             g.writeArrayFieldStart("messages");
             for (ChatMessage message : messages) {
                 writeMessage(g, message);
@@ -88,7 +94,25 @@ final class RequestWriter {
             }
             case ChatMessage.User user -> {
                 g.writeStringField("role", "user");
-                g.writeStringField("content", user.content());
+                if (user.images().isEmpty()) {
+                    g.writeStringField("content", user.content());
+                } else {
+                    // Content parts only when there is an image: a plain string is what every server takes.
+                    g.writeArrayFieldStart("content");
+                    g.writeStartObject();
+                    g.writeStringField("type", "text");
+                    g.writeStringField("text", user.content());
+                    g.writeEndObject();
+                    for (ChatMessage.Image image : user.images()) {
+                        g.writeStartObject();
+                        g.writeStringField("type", "image_url");
+                        g.writeObjectFieldStart("image_url");
+                        g.writeStringField("url", image.dataUrl());
+                        g.writeEndObject();
+                        g.writeEndObject();
+                    }
+                    g.writeEndArray();
+                }
             }
             case ChatMessage.Assistant assistant -> {
                 g.writeStringField("role", "assistant");

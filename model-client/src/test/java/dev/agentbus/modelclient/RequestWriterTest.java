@@ -57,4 +57,35 @@ class RequestWriterTest {
         assertThat(none.has("max_tokens")).isFalse();
         assertThat(own.get("max_tokens").asInt()).isEqualTo(512);
     }
+
+    @Test
+    void reasoning_effort_and_a_thinking_budget_are_sent_only_when_a_call_chooses_them() throws Exception {
+        JsonNode none = write(SETTINGS, CallSettings.NONE);
+        JsonNode own = write(SETTINGS, new CallSettings(null, null, null, null, "high", 2048, null));
+        JsonNode named = write(SETTINGS, new CallSettings(null, null, null, null, null, 512, "thinking_budget"));
+
+        assertThat(none.has("reasoning_effort")).isFalse();
+        assertThat(none.has(CallSettings.BUDGET_FIELD)).isFalse();
+        assertThat(own.get("reasoning_effort").asText()).isEqualTo("high");
+        assertThat(own.get("max_thinking_tokens").asInt()).isEqualTo(2048);
+        assertThat(named.get("thinking_budget").asInt()).as("the installation's field name").isEqualTo(512);
+        assertThat(named.has("reasoning_effort")).isFalse();
+    }
+
+    @Test
+    void a_user_message_with_an_image_is_sent_as_a_text_part_and_an_image_url_part_with_a_data_url()
+            throws Exception {
+        List<ChatMessage> messages = List.of(new ChatMessage.User("plain"),
+                new ChatMessage.User("what is this?", List.of(new ChatMessage.Image("image/png", "iVBORw0KGgo="))));
+
+        JsonNode request = JSON.readTree(new RequestWriter().write("m", SETTINGS, CallSettings.NONE, messages,
+                List.of()));
+
+        assertThat(request.at("/messages/0/content").asText()).as("no image: a plain string").isEqualTo("plain");
+        JsonNode parts = request.at("/messages/1/content");
+        assertThat(parts.get(0).get("type").asText()).isEqualTo("text");
+        assertThat(parts.get(0).get("text").asText()).isEqualTo("what is this?");
+        assertThat(parts.get(1).get("type").asText()).isEqualTo("image_url");
+        assertThat(parts.get(1).at("/image_url/url").asText()).isEqualTo("data:image/png;base64,iVBORw0KGgo=");
+    }
 }

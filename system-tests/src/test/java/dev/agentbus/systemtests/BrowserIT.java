@@ -774,6 +774,34 @@ class BrowserIT extends OnStandaloneStack {
                 .isEqualTo("text");
     }
 
+    @Test
+    void an_image_attached_in_the_composer_reaches_a_vision_model_as_an_image_part() throws Exception {
+        // The scripted server says, as LM Studio does, that its model takes images (no other test sends images).
+        model.tellCapabilities(dev.agentbus.testkit.model.WindowStyle.LM_STUDIO, true, true);
+        logIn();
+        model.replyText("ready").replyText("One transparent pixel.");
+        byTestId("new-session").click();
+        send("hello");
+        waitForAnswer("ready");
+        java.nio.file.Path png = dataDir.resolve("browser-image").resolve("dot.png");
+        java.nio.file.Files.createDirectories(png.getParent());
+        java.nio.file.Files.write(png, VisionAndReasoningIT.PNG);
+
+        chrome.findElement(By.cssSelector("[data-testid=attach-image]")).sendKeys(png.toAbsolutePath().toString());
+        wait(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("[data-testid=attached-images]"),
+                "uploads/dot.png"));
+        send("what is in this picture?");
+        waitForAnswer("One transparent pixel.");
+
+        var content = model.requests().getLast().path("messages");
+        var user = content.get(content.size() - 1).path("content");
+        assertThat(user.get(1).path("type").asText()).isEqualTo("image_url");
+        assertThat(user.get(1).path("image_url").path("url").asText()).isEqualTo("data:image/png;base64,"
+                + java.util.Base64.getEncoder().encodeToString(VisionAndReasoningIT.PNG));
+        assertThat(visible("message-images").getText()).contains("uploads/dot.png");
+        assertThat(byTestId("attached-images").getText()).as("sent with that message only").isEmpty();
+    }
+
     /** Logs in as vic, who has no second factor: a TOTP code works once, and the tests log in many times. */
     /** The open session's id, from the address ({@code #/s/<id>} or {@code #/s/<id>/<tab>}). */
     private static String currentSession() {

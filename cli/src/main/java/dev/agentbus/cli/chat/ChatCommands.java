@@ -6,6 +6,7 @@ import dev.agentbus.api.SessionDetails;
 import dev.agentbus.api.SessionDetails.PendingApproval;
 import dev.agentbus.api.SessionListEntry;
 import dev.agentbus.cli.Printer;
+import dev.agentbus.cli.turn.ImageAttachments;
 import dev.agentbus.cli.chat.SlashCommand.Refused;
 import dev.agentbus.cli.gateway.GatewayClient;
 import dev.agentbus.cli.render.PlanningSection;
@@ -91,6 +92,8 @@ final class ChatCommands {
                         "show your unread notifications from all your sessions, then mark them read",
                         arg -> notifications.show()))
                 .add(SlashCommand.of("/rename", "/rename TITLE", "rename the current session", this::rename))
+                .add(SlashCommand.of("/image", "/image FILE", "attach an image to your next message (a local file, "
+                        + "or workspace:PATH); the session's model must take images", this::image))
                 .add(SlashCommand.of("/memory", "/memory", "print your memory document", this::memory)
                         .also("/memory set TEXT", "replace your memory document with TEXT")
                         .also("/memory reset", "empty your memory document")
@@ -205,6 +208,21 @@ final class ChatCommands {
         }
         gateway.cancel(session);
         printer.println("cancel requested for session " + session);
+    }
+
+    private void image(String argument) {
+        if (argument.isEmpty()) {
+            List<String> queued = conversation.nextImages();
+            printer.println(queued.isEmpty() ? "no image attached to your next message"
+                    : "attached to your next message: " + String.join(", ", queued));
+            return;
+        }
+        String problem = ImageAttachments.problem(argument);
+        if (problem != null) {
+            throw new Refused(problem);
+        }
+        conversation.attachImage(argument);
+        printer.println("attached " + argument + " to your next message");
     }
 
     private void rename(String title) {

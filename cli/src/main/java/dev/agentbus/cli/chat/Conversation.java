@@ -5,6 +5,7 @@ import dev.agentbus.cli.Printer;
 import dev.agentbus.cli.gateway.GatewayClient;
 import dev.agentbus.cli.render.SessionTable;
 import dev.agentbus.cli.render.Text;
+import dev.agentbus.cli.turn.ImageAttachments;
 import dev.agentbus.cli.turn.TurnRunner;
 
 import java.util.ArrayList;
@@ -98,7 +99,24 @@ final class Conversation {
             after = TurnRunner.lastSeq(gateway, session);
         }
         pausedAfter = -1;
-        return remember(runner.send(session, after, text));
+        List<String> attached = List.of();
+        if (!nextImages.isEmpty()) {
+            attached = ImageAttachments.attach(gateway, session, nextImages);
+            nextImages.clear();
+            after = TurnRunner.lastSeq(gateway, session); // the uploads are calls in the log, not this turn
+        }
+        return remember(runner.send(session, after, text, attached));
+    }
+
+    /** Images (local files, or workspace:PATH) for the next message, from {@code /image}. */
+    private final List<String> nextImages = new java.util.ArrayList<>();
+
+    void attachImage(String argument) {
+        nextImages.add(argument);
+    }
+
+    List<String> nextImages() {
+        return List.copyOf(nextImages);
     }
 
     /**

@@ -7,6 +7,8 @@ import dev.agentbus.cli.Printer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
@@ -31,9 +33,22 @@ public final class ModelsCommand implements Callable<Integer> {
         }
         printer.println(printer.dim(server + ":"));
         for (ModelList.Model m : list.models()) {
-            printer.println(m.id() + (m.contextWindow() == null ? ""
-                    : printer.dim("  (" + m.contextWindow() + " tokens of context)")));
+            List<String> traits = new ArrayList<>();
+            if (m.contextWindow() != null) {
+                traits.add(m.contextWindow() + " tokens of context");
+            }
+            trait(traits, m.vision(), "vision");
+            trait(traits, m.tools(), "tools");
+            trait(traits, m.thinking(), "thinking");
+            printer.println(m.id() + (traits.isEmpty() ? "" : printer.dim("  (" + String.join(", ", traits) + ")")));
         }
         return ExitCodes.OK;
+    }
+
+    /** "vision" when it has it, "no vision" when it has not, nothing when nobody says. */
+    private static void trait(List<String> traits, Boolean has, String name) {
+        if (has != null) {
+            traits.add(has ? name : "no " + name);
+        }
     }
 }

@@ -6,7 +6,11 @@ import dev.agentbus.cli.Printer;
 import dev.agentbus.cli.gateway.GatewayClient;
 import dev.agentbus.cli.gateway.GatewayException;
 import dev.agentbus.cli.render.Text;
+import dev.agentbus.cli.turn.ImageAttachments;
 import dev.agentbus.cli.turn.TurnRunner;
+
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
@@ -54,6 +58,11 @@ public final class RunCommand implements Callable<Integer> {
             + "with PUT /api/v1/sessions/{id}/model."})
     String model;
 
+    @Option(names = "--image", paramLabel = "FILE", description = {"Attach an image to the task (repeatable): a local "
+            + "file is uploaded to the session's workspace under uploads/; workspace:PATH names a file already there.",
+            "The session's model must take images, or the turn ends with a refusal."})
+    List<String> images = new ArrayList<>();
+
     @Spec
     CommandSpec spec;
 
@@ -65,6 +74,12 @@ public final class RunCommand implements Callable<Integer> {
         if (sessionId != null && model != null) {
             throw new ParameterException(spec.commandLine(), "--model names the model of a new session; it cannot be "
                     + "used with --session");
+        }
+        for (String image : images) {
+            String problem = ImageAttachments.problem(image);
+            if (problem != null) {
+                throw new ParameterException(spec.commandLine(), problem);
+            }
         }
         String session;
         long after;
@@ -88,7 +103,11 @@ public final class RunCommand implements Callable<Integer> {
         }
         TurnRunner.Result result;
         try {
-            result = runner.send(session, after, task);
+            List<String> attached = ImageAttachments.attach(gateway, session, images);
+            if (!attached.isEmpty()) {
+                after = TurnRunner.lastSeq(gateway, session); // the uploads are calls in the log, not this turn
+            }
+            result = runner.send(session, after, task, attached);
         } catch (GatewayException e) {
             if (e.kind() == GatewayException.Kind.CONFLICT) {
                 throw new GatewayException(e.kind(), e.status(), e.getMessage()

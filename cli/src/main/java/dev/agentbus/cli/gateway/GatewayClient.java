@@ -102,10 +102,28 @@ public final class GatewayClient {
 
     /** POST /api/v1/sessions/{id}/messages; returns the input id (null if the gateway did not say). */
     public String postMessage(String sessionId, String text) {
+        return postMessage(sessionId, text, List.of());
+    }
+
+    /** As {@link #postMessage(String, String)}, with the workspace paths of images to show the model. */
+    public String postMessage(String sessionId, String text, List<String> images) {
         ObjectNode body = JSON.createObjectNode().put("text", text);
+        if (!images.isEmpty()) {
+            images.forEach(body.putArray("images")::add);
+        }
         HttpResponse<String> response = send(post(sessionPath(sessionId) + "/messages", body), sessionId);
         return response.body() == null || response.body().isBlank() ? null
                 : read(response, AcceptedInput.class).inputId();
+    }
+
+    /** PUT /api/v1/sessions/{id}/files/{path}: writes {@code content} to {@code path} in the session's workspace. */
+    public void upload(String sessionId, String path, byte[] content) {
+        StringBuilder encoded = new StringBuilder();
+        for (String part : path.split("/")) {
+            encoded.append('/').append(URLEncoder.encode(part, StandardCharsets.UTF_8).replace("+", "%20"));
+        }
+        send(request(sessionPath(sessionId) + "/files" + encoded).header("Content-Type", "application/octet-stream")
+                .PUT(HttpRequest.BodyPublishers.ofByteArray(content)).build(), sessionId);
     }
 
     /** POST /api/v1/sessions/{id}/cancel. */

@@ -221,6 +221,17 @@ public final class TurnRenderer implements SessionStream.Listener {
                     printer.println(printer.dim("↳ whisper delivered to the model"));
                 }
             }
+            case dev.agentbus.events.session.SessionEvent.ModelCallRefused refused -> {
+                if (!quiet) {
+                    endStreaming();
+                    printer.println(printer.red("✗ model call refused: ") + Text.oneLine(refused.reason(), 300));
+                }
+            }
+            case dev.agentbus.events.session.SessionEvent.ModelWarned warned -> {
+                // Shown even when quiet, like the loop guard's: it may explain a rambling answer.
+                endStreaming();
+                printer.warn(warned.reason());
+            }
             case LoopWarned warned -> {
                 // Shown even when quiet: the next time the turn ends.
                 endStreaming();

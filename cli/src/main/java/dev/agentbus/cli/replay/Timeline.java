@@ -101,7 +101,12 @@ public final class Timeline {
                             + f.state().usage().totalTokens() + " tokens"));
                 }
             }
-            case UserMessagePosted m -> block(head, p.green("you ▸ "), m.text());
+            case UserMessagePosted m -> block(head, p.green("you ▸ "), m.imagePaths().isEmpty() ? m.text()
+                    : m.text() + "\n[images: " + String.join(", ", m.imagePaths()) + "]");
+            case dev.agentbus.events.session.SessionEvent.ModelCallRefused f -> line(head,
+                    p.red("✗ model call refused: ") + Text.oneLine(f.reason(), WIDTH));
+            case dev.agentbus.events.session.SessionEvent.ModelWarned w -> line(head,
+                    p.yellow("⚠ ") + p.dim(Text.oneLine(w.reason(), WIDTH)));
             case MemoryAttached m -> line(head, p.dim("memory v" + m.version() + " attached ("
                     + Text.lines(m.content()).size() + " lines)"));
             case ModelCallStarted m -> line(head, p.dim("model call " + m.iteration() + " started"

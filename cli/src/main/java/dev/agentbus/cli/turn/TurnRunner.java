@@ -133,8 +133,17 @@ public final class TurnRunner {
      * lost for good) leave as {@link GatewayException}.
      */
     public Result send(String sessionId, long afterSeq, String text) {
+        return send(sessionId, afterSeq, text, List.of());
+    }
+
+    /** As {@link #send(String, long, String)}, with the workspace paths of images attached to the message. */
+    public Result send(String sessionId, long afterSeq, String text, List<String> images) {
+        this.images = List.copyOf(images);
         return stream(sessionId, afterSeq, List.of(), Map.of(), text);
     }
+
+    /** The images of the message {@link #send} posts next. */
+    private List<String> images = List.of();
 
     /**
      * Streams the rest of a turn that is under way, from the event after {@code afterSeq}: after chat decided an
@@ -167,7 +176,8 @@ public final class TurnRunner {
             if (text != null) {
                 String inputId;
                 try {
-                    inputId = gateway.postMessage(sessionId, text);
+                    inputId = gateway.postMessage(sessionId, text, images);
+                    images = List.of();
                 } catch (GatewayException e) {
                     stream.stop();
                     throw e;

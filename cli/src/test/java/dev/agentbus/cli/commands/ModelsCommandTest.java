@@ -24,6 +24,18 @@ class ModelsCommandTest extends OnFakeGateway {
     }
 
     @Test
+    void models_shows_what_each_model_can_do_where_it_is_known() {
+        gateway.json("GET", "/api/v1/models", 200, "{\"server\":\"own\",\"models\":[{\"id\":\"qwen2.5-vl-7b\","
+                + "\"contextWindow\":8192,\"vision\":true,\"tools\":true,\"capabilitiesFrom\":\"LM Studio /api/v0/models\"},"
+                + "{\"id\":\"deepseek-r1\",\"vision\":false,\"tools\":false,\"thinking\":true},{\"id\":\"plain\"}]}");
+
+        assertThat(cli.run("models")).isZero();
+
+        assertThat(cli.out()).contains("qwen2.5-vl-7b  (8192 tokens of context, vision, tools)",
+                "deepseek-r1  (no vision, no tools, thinking)").containsPattern("(?m)^plain$");
+    }
+
+    @Test
     void a_model_server_that_does_not_answer_is_an_error_with_the_gateways_words() {
         gateway.json("GET", "/api/v1/models", 502, "{\"error\":\"bad_gateway\",\"message\":\"the team's model "
                 + "server did not answer GET /models: connection refused\"}");

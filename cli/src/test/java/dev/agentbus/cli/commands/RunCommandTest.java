@@ -58,6 +58,35 @@ class RunCommandTest extends OnFakeGateway {
     }
 
     @Test
+    void images_are_uploaded_to_the_workspace_and_sent_by_path_with_the_task(@org.junit.jupiter.api.io.TempDir
+                                                                              java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path shot = dir.resolve("shot.png");
+        java.nio.file.Files.writeString(shot, "not really a png");
+        gateway.json("PUT", "/api/v1/sessions/s1/files/uploads/shot.png", 200, "{\"path\":\"uploads/shot.png\"}")
+                .json("GET", "/api/v1/sessions/s1", 200, "{\"sessionId\":\"s1\",\"status\":\"IDLE\",\"lastSeq\":1}");
+        List<EventEnvelope> turn = Events.turn(TurnOutcome.COMPLETED, "A cat.", null);
+        gateway.sse(EVENTS, SseScript.thenHold(Events.sse(turn, 2, 10)));
+
+        int code = cli.run("run", "What is this?", "--image", shot.toString(), "--image", "workspace:pics/b.png");
+
+        assertThat(code).isZero();
+        assertThat(gateway.requests("PUT", "/api/v1/sessions/s1/files/uploads/shot.png").get(0).body())
+                .isEqualTo("not really a png");
+        assertThat(gateway.requests("POST", "/api/v1/sessions/s1/messages").get(0).body())
+                .contains("\"images\":[\"uploads/shot.png\",\"pics/b.png\"]");
+        assertThat(gateway.requests("GET", EVENTS).get(0).query()).as("the uploads are not this turn")
+                .isEqualTo("after=1");
+    }
+
+    @Test
+    void a_missing_image_file_is_a_usage_error_before_anything_is_sent() {
+        assertThat(cli.run("run", "What is this?", "--image", "/no/such/shot.png")).isEqualTo(64);
+        assertThat(cli.err()).contains("no such file: /no/such/shot.png");
+        assertThat(gateway.requests()).isEmpty();
+    }
+
+    @Test
     void iteration_cap_exits_2() {
         List<EventEnvelope> turn = Events.turn(TurnOutcome.ITERATION_CAP, "still working", "reached 2 model calls");
         gateway.sse(EVENTS, SseScript.thenHold(Events.sse(turn, 1, 10)));

@@ -109,11 +109,27 @@ public sealed interface SessionInput {
     }
 
     /**
-     * Written by the gateway when a person sends a message. Taken when the session is idle (it starts a turn) or its
+     * Written by the gateway when a person sends a message, with the workspace paths of the images attached to it
+     * (absent when none). Taken when the session is idle (it starts a turn) or its
      * turn waits (on a WAIT, or for approvals: the message wakes it and joins the turn); refused while the turn runs.
      */
     @WireType("post_user_message.v1")
-    record PostUserMessage(String text) implements SessionInput {
+    record PostUserMessage(String text, List<String> images) implements SessionInput {
+        public PostUserMessage {
+            images = images == null || images.isEmpty() ? null : List.copyOf(images);
+        }
+
+        public PostUserMessage(String text) {
+            this(text, null);
+        }
+    }
+
+    /**
+     * Written by the orchestrator's model-call effect when it would not call the model: the prompt has images the
+     * model does not accept, or one could not be read (see {@code model_call.refused.v1}).
+     */
+    @WireType("record_model_refusal.v1")
+    record RecordModelRefusal(String requestId, String model, String reason) implements SessionInput {
     }
 
     /** Written by the gateway when a person cancels the running turn. */

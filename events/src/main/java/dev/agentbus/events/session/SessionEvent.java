@@ -116,10 +116,24 @@ public sealed interface SessionEvent {
 
     /**
      * Emitted by the orchestrator when a person's message is accepted. It starts a turn, or, when the session's turn
-     * was waiting (a WAIT, or approvals), joins that turn after the wait or approvals it ended.
+     * was waiting (a WAIT, or approvals), joins that turn after the wait or approvals it ended. {@code images} are the
+     * workspace paths of the images attached to it (absent when none): the files stay in the workspace and never
+     * enter the log; the sandbox-worker reads them for the model ({@code agentbus.session-images}).
      */
     @WireType("user_message.posted.v1")
-    record UserMessagePosted(String text) implements SessionEvent {
+    record UserMessagePosted(String text, List<String> images) implements SessionEvent {
+        public UserMessagePosted {
+            images = images == null || images.isEmpty() ? null : List.copyOf(images);
+        }
+
+        public UserMessagePosted(String text) {
+            this(text, null);
+        }
+
+        /** The attached images' paths, empty when none. Not a bean getter, so it never shows in the JSON. */
+        public List<String> imagePaths() {
+            return images == null ? List.of() : images;
+        }
     }
 
     /**
@@ -174,6 +188,25 @@ public sealed interface SessionEvent {
                                   List<ToolCallSpec> toolCalls, TokenUsage usage, String finishReason) {
             this(requestId, model, content, reasoning, toolCalls, usage, finishReason, null);
         }
+    }
+
+    /**
+     * Emitted by the orchestrator instead of a model call it would not make: the conversation has images and the
+     * model does not accept them (the server says so, or neither the server nor {@code agentbus.models.vision} says
+     * it does), or an attached image could not be read. The turn then ends with ERROR and this reason; the server was
+     * never asked.
+     */
+    @WireType("model_call.refused.v1")
+    record ModelCallRefused(String requestId, String model, String reason) implements SessionEvent {
+    }
+
+    /**
+     * Emitted by the orchestrator with a model call that asks a thinking model (one asked for a reasoning effort or
+     * budget, or one that answered with reasoning in this session) for a high temperature, above which reasoning
+     * models tend to ramble and loop. A warning only: the call is made as asked. Once per model and temperature.
+     */
+    @WireType("model.warned.v1")
+    record ModelWarned(String model, Double temperature, String reason) implements SessionEvent {
     }
 
     /** Emitted by the orchestrator when the model server failed after all retries. */

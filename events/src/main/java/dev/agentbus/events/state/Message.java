@@ -1,5 +1,6 @@
 package dev.agentbus.events.state;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import dev.agentbus.events.session.ToolCallSpec;
@@ -19,7 +20,21 @@ import java.util.List;
 public sealed interface Message {
     long seq();
 
-    record User(long seq, String text) implements Message {
+    /** {@code images}: workspace paths of the images attached to the message; null (absent in JSON) when none. */
+    record User(long seq, String text, @JsonInclude(JsonInclude.Include.NON_NULL) List<String> images)
+            implements Message {
+        public User {
+            images = images == null || images.isEmpty() ? null : List.copyOf(images);
+        }
+
+        public User(long seq, String text) {
+            this(seq, text, null);
+        }
+
+        /** The attached images' paths, empty when none. Not a bean getter, so it never shows in the JSON. */
+        public List<String> imagePaths() {
+            return images == null ? List.of() : images;
+        }
     }
 
     record Assistant(long seq, String content, String reasoning, List<ToolCallSpec> toolCalls) implements Message {

@@ -11,12 +11,25 @@ import dev.agentbus.events.models.ModelChoice;
  * @param changedBy who made that choice, null when none was made
  * @param asked     what the latest model call asked for; null before the first call, and for calls recorded before
  *                  models could be chosen per session
+ * @param warnedFor the model and temperature the latest {@code model.warned.v1} was about ({@code model@temperature}),
+ *                  so the same warning is not repeated at every call; null when none was given
  */
-public record ModelState(ModelChoice chosen, String changedBy, ModelChoice asked) {
-    public static final ModelState NONE = new ModelState(ModelChoice.NONE, null, null);
+public record ModelState(ModelChoice chosen, String changedBy, ModelChoice asked,
+                         @com.fasterxml.jackson.annotation.JsonInclude(
+                                 com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) String warnedFor) {
+    public static final ModelState NONE = new ModelState(ModelChoice.NONE, null, null, null);
 
     public ModelState {
         chosen = chosen == null ? ModelChoice.NONE : chosen;
+    }
+
+    public ModelState(ModelChoice chosen, String changedBy, ModelChoice asked) {
+        this(chosen, changedBy, asked, null);
+    }
+
+    /** What {@code warnedFor} holds for a model and temperature. */
+    public static String warningKey(String model, Double temperature) {
+        return (model == null ? "" : model) + "@" + temperature;
     }
 
     /**

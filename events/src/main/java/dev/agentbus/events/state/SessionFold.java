@@ -20,6 +20,8 @@ import dev.agentbus.events.session.SessionEvent.PermissionModeChanged;
 import dev.agentbus.events.session.SessionEvent.MemoryAttached;
 import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ModelCallFailed;
+import dev.agentbus.events.session.SessionEvent.ModelCallRefused;
+import dev.agentbus.events.session.SessionEvent.ModelWarned;
 import dev.agentbus.events.session.SessionEvent.ModelCallStarted;
 import dev.agentbus.events.session.SessionEvent.ModelSettingsChanged;
 import dev.agentbus.events.session.SessionEvent.NotificationPosted;
@@ -109,7 +111,7 @@ public final class SessionFold {
                 }
             }
             case UserMessagePosted m -> {
-                b.messages = b.messages.plus(new Message.User(e.seq(), m.text()));
+                b.messages = b.messages.plus(new Message.User(e.seq(), m.text(), m.images()));
                 b.status = SessionStatus.RUNNING;
                 // A message to a waiting turn joins it (the decider ended its wait or approvals first); otherwise
                 // it starts one. Logs written before messages could wake a turn only ever have the second case.
@@ -183,6 +185,13 @@ public final class SessionFold {
                     b.turn = b.turn.with(b.turn.iterations(), null, open);
                 }
             }
+            case ModelCallRefused f -> {
+                b.lastError = f.reason();
+                if (b.turn != null) {
+                    b.turn = b.turn.with(b.turn.iterations(), null, b.turn.openToolCalls());
+                }
+            }
+            case ModelWarned w -> b.models = ModelFold.warned(b.models, w);
             case ModelCallFailed f -> {
                 b.lastError = f.message();
                 if (b.turn != null) {

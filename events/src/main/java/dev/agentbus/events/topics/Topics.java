@@ -1,5 +1,6 @@
 package dev.agentbus.events.topics;
 
+import dev.agentbus.events.images.SessionImage;
 import dev.agentbus.events.inbox.InboxTask;
 import dev.agentbus.events.input.InputEnvelope;
 import dev.agentbus.events.ledger.ToolLedgerEntry;
@@ -45,12 +46,19 @@ public final class Topics {
     /** Small and kept whole: the scheduler and the gateway read it from the start at every start. */
     public static final TopicSpec INBOX = new TopicSpec("agentbus.inbox", "inbox task id", InboxTask.class, true,
             null, "tasks queued to start in a new session, now or at a time; written only by the gateway");
+    /**
+     * The bytes of the images attached to messages, so they never enter the log: written only by the sandbox-worker,
+     * read by the orchestrator's model calls. Compacted: one record per image, kept as long as its session is.
+     */
+    public static final TopicSpec SESSION_IMAGES = new TopicSpec("agentbus.session-images",
+            "session id/message seq/image index", SessionImage.class, true, null,
+            "images attached to messages, read from the workspace by the sandbox-worker for the orchestrator's model calls");
     public static final TopicSpec DEAD_LETTER = new TopicSpec("agentbus.dead-letter", "original key",
             byte[].class, false, Duration.ofDays(30), "records no service could parse, with the reason in headers");
 
     public static final List<TopicSpec> ALL = List.of(SESSION_INPUTS, SESSION_EVENTS, SESSION_STREAM,
             MEMORY_COMMANDS, USER_MEMORY, USER_MODELS, TOOL_LEDGER, SESSION_SNAPSHOTS, DEAD_LETTER,
-            INSIGHT_COMMANDS, USER_INSIGHTS, INBOX);
+            INSIGHT_COMMANDS, USER_INSIGHTS, INBOX, SESSION_IMAGES);
 
     /** Topics that must share one partition count because one owner handles both sides of a session. */
     public static final List<TopicSpec> SESSION_PARTITIONED = List.of(SESSION_INPUTS, SESSION_EVENTS, SESSION_STREAM,

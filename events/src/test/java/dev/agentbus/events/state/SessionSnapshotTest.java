@@ -109,8 +109,9 @@ class SessionSnapshotTest {
     // Version 5: the context (system prompt, context files, gauge, summary of compacted messages).
     // Version 6: planning (plan-first mode, todos, the plan, the task state).
     // Version 7: models (the session's own model and sampling, what the latest model call asked for).
-    // Version 8: sub-agents (the session's parent link and its children) and the MCP servers and their tools (mcp).
-    private static final String PINNED_FINGERPRINT_OF_VERSION_8 = "f4d438d2d92f38fa";
+    // Version 8: sub-agents (the session's parent link and its children), the MCP servers and their tools (mcp),
+    // images attached to user messages, reasoning effort and thinking budget, the model warning given.
+    private static final String PINNED_FINGERPRINT_OF_VERSION_8 = "90c5d8081ddfc548";
 
     /** Names and types of every record component reachable from the type, enum constants and sealed subtypes. */
     private static String shape(Type type, Set<String> seen) {

@@ -30,6 +30,7 @@ import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 import java.util.stream.Collectors;
 
@@ -68,7 +69,8 @@ class SessionsController {
                                        @Nullable String model, @Nullable SamplingRequest sampling) {
     }
 
-    public record PostMessageRequest(@Nullable String text) {
+    /** {@code images}: workspace paths of images to show the model with the text (docs/api.md#images). */
+    public record PostMessageRequest(@Nullable String text, @Nullable List<String> images) {
     }
 
     @Post
@@ -112,10 +114,15 @@ class SessionsController {
             throw new ApiException(HttpStatus.REQUEST_ENTITY_TOO_LARGE,
                     "text is longer than " + MAX_MESSAGE_CHARS + " characters");
         }
+        List<String> images = body.images() == null ? List.of() : body.images();
+        String problem = ImagePaths.problem(images);
+        if (problem != null) {
+            throw ApiException.badRequest(problem);
+        }
         if (!state.acceptsMessage()) {
             throw SessionAccess.busy(state, "cancel the turn, wait for it to end, or whisper to it");
         }
-        String inputId = inputs.send(id, userOf(request), new SessionInput.PostUserMessage(text));
+        String inputId = inputs.send(id, userOf(request), new SessionInput.PostUserMessage(text, images));
         return HttpResponse.accepted().body(ApiJson.write(new AcceptedInput(inputId)));
     }
 

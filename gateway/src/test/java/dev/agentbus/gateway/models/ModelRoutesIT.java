@@ -53,7 +53,7 @@ class ModelRoutesIT {
         team = ScriptedModelServer.start("team-model").tellContextWindow(WindowStyle.VLLM, 8192);
         // One second: listing models from a server that never answers ends in a 504 quickly.
         gateway = new TestGateway(broker.bootstrapServers(), dir.resolve("gw"), TestPostgres.newDatabase(),
-                Map.of("llm.url", team.baseUrl(), "llm.timeout-seconds", "1"));
+                Map.of("llm.url", team.baseUrl(), "llm.timeout-seconds", "1", "agentbus.models.vision", "team-*"));
         running = UUID.randomUUID().toString();
         try (LogWriter log = new LogWriter(kafka)) {
             log.append(running, "local", new SessionEvent.SessionCreated("running"));
@@ -144,6 +144,40 @@ class ModelRoutesIT {
         assertThat(list.get("models").get(0).get("id").asText()).isEqualTo("team-model");
         assertThat(list.get("models").get(0).get("contextWindow").asLong()).isEqualTo(8192);
         assertThat(listed.body()).as("the team's address is not shown").doesNotContain(team.baseUrl());
+        assertThat(list.get("models").get(0).get("vision").asBoolean()).as("agentbus.models.vision names it").isTrue();
+        assertThat(list.get("models").get(0).get("capabilitiesFrom").asText()).isEqualTo("agentbus.models");
+        assertThat(list.get("models").get(0).has("tools")).as("nobody says").isFalse();
+    }
+
+    @Test
+    void the_list_shows_what_lm_studio_and_ollama_say_each_model_can_do() throws Exception {
+        try (ScriptedModelServer lmStudio = ScriptedModelServer.start("qwen2.5-vl-7b")
+                .tellCapabilities(WindowStyle.LM_STUDIO, true, true).tellContextWindow(WindowStyle.LM_STUDIO, 16384);
+             ScriptedModelServer ollama = ScriptedModelServer.start("deepseek-r1:8b")
+                     .tellCapabilities(WindowStyle.OLLAMA, false, false)) {
+            for (ScriptedModelServer own : List.of(lmStudio, ollama)) {
+                HttpResponse<String> set = gateway.send("PUT", "/api/v1/me/model",
+                        Json.mapper().writeValueAsString(Map.of("baseUrl", own.baseUrl())));
+                assertThat(set.statusCode()).as(set.body()).isEqualTo(200);
+                try {
+                    HttpResponse<String> listed = gateway.get("/api/v1/models");
+                    assertThat(listed.statusCode()).as(listed.body()).isEqualTo(200);
+                    JsonNode model = Json.mapper().readTree(listed.body()).get("models").get(0);
+                    if (own == lmStudio) {
+                        assertThat(model.get("vision").asBoolean()).isTrue();
+                        assertThat(model.get("tools").asBoolean()).isTrue();
+                        assertThat(model.get("contextWindow").asLong()).isEqualTo(16384);
+                        assertThat(model.get("capabilitiesFrom").asText()).isEqualTo("LM Studio /api/v0/models");
+                    } else {
+                        assertThat(model.get("vision").asBoolean()).isFalse();
+                        assertThat(model.get("tools").asBoolean()).isFalse();
+                        assertThat(model.get("capabilitiesFrom").asText()).isEqualTo("Ollama /api/show");
+                    }
+                } finally {
+                    gateway.send("DELETE", "/api/v1/me/model", "");
+                }
+            }
+        }
     }
 
     @Test

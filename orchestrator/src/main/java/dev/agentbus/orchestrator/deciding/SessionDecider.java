@@ -28,6 +28,7 @@ import dev.agentbus.events.input.SessionInput.PostUserMessage;
 import dev.agentbus.events.input.SessionInput.PostWhisper;
 import dev.agentbus.events.input.SessionInput.RenameSession;
 import dev.agentbus.events.input.SessionInput.RecordModelFailure;
+import dev.agentbus.events.input.SessionInput.RecordModelRefusal;
 import dev.agentbus.events.input.SessionInput.RecordModelResult;
 import dev.agentbus.events.input.SessionInput.RecordToolResult;
 import dev.agentbus.events.input.SessionInput.UnknownInput;
@@ -52,6 +53,7 @@ import dev.agentbus.events.session.SessionEvent.WhisperQueued;
 import dev.agentbus.events.session.SessionEvent.MemoryAttached;
 import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ModelCallFailed;
+import dev.agentbus.events.session.SessionEvent.ModelCallRefused;
 import dev.agentbus.events.models.Sampling;
 import dev.agentbus.events.session.SessionEvent.ModelCallStarted;
 import dev.agentbus.events.session.SessionEvent.NotificationPosted;
@@ -86,6 +88,8 @@ import dev.agentbus.orchestrator.deciding.delegating.SubAgentResults;
 import dev.agentbus.orchestrator.deciding.delegating.SubAgentTools;
 import dev.agentbus.orchestrator.deciding.delegating.TaskCall;
 import dev.agentbus.orchestrator.deciding.models.ModelChoices;
+import dev.agentbus.orchestrator.deciding.models.ThinkingTemperature;
+import dev.agentbus.orchestrator.deciding.vision.Attachments;
 import dev.agentbus.orchestrator.deciding.planning.PlanFirst;
 import dev.agentbus.orchestrator.deciding.planning.PlanningToolCalls;
 
@@ -298,6 +302,9 @@ public final class SessionDecider {
                 if (m.text() == null || m.text().isBlank()) {
                     return step.reject("the message is empty");
                 }
+                if (Attachments.problem(m.images()) != null) {
+                    return step.reject(Attachments.problem(m.images()));
+                }
                 if (!state.acceptsMessage()) {
                     return step.reject("a turn is already " + state.status().name().toLowerCase()
                             + "; cancel it, wait for it to end, or whisper to it instead of sending another message");
@@ -306,10 +313,10 @@ public final class SessionDecider {
                     // The turn waits (a WAIT, or approvals): the person is here now, so the message wakes it and
                     // joins it, instead of a 409 that makes them cancel first.
                     wake(step, envelope.userId());
-                    step.emit(new UserMessagePosted(m.text()));
+                    step.emit(new UserMessagePosted(m.text(), m.images()));
                     continueIfAllAnswered(step);
                 } else {
-                    step.emit(new UserMessagePosted(m.text()));
+                    step.emit(new UserMessagePosted(m.text(), m.images()));
                     attachMemoryIfChanged(step);
                     step.callModel();
                 }
@@ -377,6 +384,13 @@ public final class SessionDecider {
                 }
                 step.emit(new ModelCallFailed(f.requestId(), f.message()));
                 step.emit(new TurnEnded(TurnOutcome.ERROR, null, "model call failed: " + f.message()));
+            }
+            case RecordModelRefusal f -> {
+                if (!awaiting(state, f.requestId())) {
+                    return step.ignore("no model call " + f.requestId() + " is awaited");
+                }
+                step.emit(new ModelCallRefused(f.requestId(), f.model(), f.reason()));
+                step.emit(new TurnEnded(TurnOutcome.ERROR, null, f.reason()));
             }
             case MarkToolCallStarted m -> {
                 ToolCallView view = state.toolCalls().get(m.callId());
@@ -817,6 +831,7 @@ public final class SessionDecider {
             }
             String requestId = ctx.ids().get();
             emit(new ModelCallStarted(requestId, next, ModelChoices.asked(state, ctx.modelDefaults())));
+            ThinkingTemperature.warning(state).ifPresent(this::emit);
             effects.add(new Effect.CallModel(input.sessionId(), requestId));
         }
 

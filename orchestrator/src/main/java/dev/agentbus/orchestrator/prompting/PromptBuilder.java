@@ -15,6 +15,7 @@ import dev.agentbus.orchestrator.deciding.delegating.SubAgentTools;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Turns folded session state into the messages of the next model call. Pure: the same state and time give the
@@ -47,6 +48,15 @@ public final class PromptBuilder {
      * summary stands for are left out, except the pinned one ({@link Compaction}), and the summary takes their place.
      */
     public List<ChatMessage> build(SessionState state, Instant now, String model) {
+        return build(state, now, model, u -> List.of());
+    }
+
+    /**
+     * As {@link #build(SessionState, Instant, String)}, with the images of each user message that has some, as
+     * {@code images} gives them (the model-call effect reads them beforehand; this stays pure).
+     */
+    public List<ChatMessage> build(SessionState state, Instant now, String model,
+                                   Function<Message.User, List<ChatMessage.Image>> images) {
         List<ChatMessage> out = new ArrayList<>();
         out.add(new ChatMessage.System(SystemPrompt.build(systemPrompt, state, now, model)));
         List<Message> messages = state.messages();
@@ -63,7 +73,8 @@ public final class PromptBuilder {
                 summaryPlaced = true;
             }
             switch (messages.get(i)) {
-                case Message.User u -> out.add(new ChatMessage.User(u.text()));
+                case Message.User u -> out.add(new ChatMessage.User(u.text(),
+                        u.imagePaths().isEmpty() ? List.of() : images.apply(u)));
                 case Message.Notice n -> out.add(new ChatMessage.User("[agentbus] " + n.text()));
                 case Message.Assistant a -> {
                     out.add(new ChatMessage.Assistant(a.content(), a.toolCalls().stream()

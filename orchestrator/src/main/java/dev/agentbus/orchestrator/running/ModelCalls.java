@@ -6,6 +6,10 @@ import dev.agentbus.events.input.InputEnvelope;
 import dev.agentbus.events.input.SessionInput;
 import dev.agentbus.events.input.SessionInput.RecordContextSummary;
 import dev.agentbus.events.input.SessionInput.RecordModelFailure;
+import dev.agentbus.events.input.SessionInput.RecordModelRefusal;
+import dev.agentbus.events.state.Message;
+import dev.agentbus.modelclient.ModelCapabilities;
+import dev.agentbus.orchestrator.config.ModelCapabilitySettings;
 import dev.agentbus.events.input.SessionInput.RecordModelResult;
 import dev.agentbus.events.session.PromptMeasure;
 import dev.agentbus.events.session.TokenUsage;
@@ -58,6 +62,8 @@ final class ModelCalls implements AutoCloseable {
     private final Answers answers;
     private final Clock clock;
     private final long windowSetting;
+    private final AttachedImages images;
+    private final ModelCapabilitySettings capabilities;
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
     private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
     /** The calls running here, by request id, so a cancelled turn's stream can be stopped. */
@@ -76,6 +82,18 @@ final class ModelCalls implements AutoCloseable {
     /** @param windowSetting the context window of a server that tells none ({@code agentbus.context.window}), 0: unknown */
     ModelCalls(KafkaSettings kafka, ModelServers servers, PromptBuilder prompts, Clock clock, Answers answers,
                long windowSetting) {
+        this(kafka, servers, prompts, clock, answers, windowSetting, null, null);
+    }
+
+    /**
+     * @param images       the images attached to messages ({@code agentbus.session-images}); null: none can be sent
+     * @param capabilities the installation's word on models and how reasoning controls are sent; null: the defaults
+     */
+    ModelCalls(KafkaSettings kafka, ModelServers servers, PromptBuilder prompts, Clock clock, Answers answers,
+               long windowSetting, AttachedImages images, ModelCapabilitySettings capabilities) {
+        this.images = images;
+        this.capabilities = capabilities != null ? capabilities
+                : new ModelCapabilitySettings("", "", CallSettings.BUDGET_FIELD, 30);
         this.windowSetting = windowSetting;
         this.servers = servers;
         this.prompts = prompts;
@@ -141,10 +159,19 @@ final class ModelCalls implements AutoCloseable {
         SessionInput outcome;
         try {
             ModelClient client = servers.forUser(state.userId());
-            CallSettings asked = asked(state);
+            CallSettings asked = asked(state, capabilities.thinkingBudgetField());
             String model = asked.model() != null ? asked.model()
                     : client.settings().model().isBlank() ? state.lastModel() : client.settings().model();
-            List<ChatMessage> prompt = prompts.build(state, clock.instant(), model);
+            Map<Long, List<ChatMessage.Image>> attached;
+            try {
+                attached = imagesFor(state, client, asked, model);
+            } catch (AttachedImages.Unreadable refused) {
+                LOG.info("model call {} of session {} refused: {}", requestId, sessionId, refused.getMessage());
+                answer(requestId, state, new RecordModelRefusal(requestId, model, refused.getMessage()), trace);
+                return;
+            }
+            List<ChatMessage> prompt = prompts.build(state, clock.instant(), model,
+                    u -> attached.getOrDefault(u.seq(), List.of()));
             ModelReply reply = client.complete(asked, prompt, PromptBuilder.tools(state),
                     new DeltaListener() {
                         @Override
@@ -171,13 +198,58 @@ final class ModelCalls implements AutoCloseable {
             LOG.error("model call {} of session {} failed unexpectedly", requestId, sessionId, e);
             outcome = new RecordModelFailure(requestId, "unexpected error: " + e);
         }
+        answer(requestId, state, outcome, trace);
+    }
+
+    private void answer(String requestId, SessionState state, SessionInput outcome, SpanContext trace) {
         if (stopped.contains(requestId) || Thread.currentThread().isInterrupted()) {
             return; // the turn ended without it; the decider would ignore the outcome anyway
         }
         if (!threads.isShutdown()) {
-            answers.answered(new InputEnvelope(UUID.randomUUID().toString(), sessionId, clock.instant(), requestId,
-                    state.userId(), outcome), trace);
+            answers.answered(new InputEnvelope(UUID.randomUUID().toString(), state.sessionId(), clock.instant(),
+                    requestId, state.userId(), outcome), trace);
         }
+    }
+
+    /**
+     * The images of the conversation's messages, by the message's seq; empty when it has none. Refused (no call is
+     * made) when the model does not take images, or nobody says it does, or an image cannot be read: a vision
+     * request to a model without vision fails on some servers and is silently stripped on others.
+     */
+    private Map<Long, List<ChatMessage.Image>> imagesFor(SessionState state, ModelClient client, CallSettings asked,
+                                                         String model)
+            throws AttachedImages.Unreadable, ModelCallException {
+        List<Message.User> withImages = state.messages().stream()
+                .filter(m -> m instanceof Message.User u && !u.imagePaths().isEmpty())
+                .map(m -> (Message.User) m).toList();
+        if (withImages.isEmpty()) {
+            return Map.of();
+        }
+        String name = model != null ? model : client.resolveModel();
+        ModelCapabilities told = client.capabilities(name);
+        Boolean vision = told.vision() != null ? told.vision() : capabilities.declaresVision(name);
+        if (!Boolean.TRUE.equals(vision)) {
+            throw new AttachedImages.Unreadable(vision == null
+                    ? "the conversation has images, and nobody says whether the model " + name + " takes them: its "
+                    + "server does not tell, and agentbus.models.vision does not name it; choose a vision model "
+                    + "for the session or name this one there"
+                    : "the model " + name + " does not take images (" + (told.vision() != null ? told.source()
+                    + " says so" : "agentbus.models.no-vision names it") + "); choose a vision model for the "
+                    + "session (PUT /api/v1/sessions/{id}/model) and send the message again");
+        }
+        if (images == null) {
+            throw new AttachedImages.Unreadable("this orchestrator reads no images");
+        }
+        Map<Long, List<ChatMessage.Image>> found = new java.util.HashMap<>();
+        try {
+            for (Message.User u : withImages) {
+                found.put(u.seq(), images.of(state.sessionId(), u));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AttachedImages.Unreadable("interrupted while waiting for the images");
+        }
+        return found;
     }
 
     /**
@@ -186,12 +258,18 @@ final class ModelCalls implements AutoCloseable {
      * its own: the client's settings apply, as they did then.
      */
     static CallSettings asked(SessionState state) {
+        return asked(state, null);
+    }
+
+    /** @param budgetField where the server reads a thinking budget ({@code agentbus.models.thinking-budget-field}) */
+    static CallSettings asked(SessionState state, String budgetField) {
         ModelChoice asked = state.models().asked();
         if (asked == null) {
             return CallSettings.NONE;
         }
         return new CallSettings(asked.model(), asked.sampling().temperature(), asked.sampling().topP(),
-                asked.sampling().maxTokens());
+                asked.sampling().maxTokens(), asked.sampling().reasoningEffort(), asked.sampling().thinkingBudget(),
+                budgetField);
     }
 
     /**

@@ -17,6 +17,8 @@ import dev.agentbus.orchestrator.deciding.delegating.SubAgentLimits;
 import dev.agentbus.orchestrator.config.PermissionSettings;
 import dev.agentbus.orchestrator.deciding.LoopLimits;
 import dev.agentbus.orchestrator.config.LlmSettings;
+import dev.agentbus.orchestrator.config.ModelCapabilitySettings;
+import dev.agentbus.events.images.SessionImage;
 import dev.agentbus.orchestrator.prompting.PromptBuilder;
 import io.micronaut.context.annotation.Context;
 import jakarta.annotation.PostConstruct;
@@ -42,6 +44,8 @@ public class OrchestratorRuntime {
     private final LoopLimits loopLimits;
     private final ContextSettings context;
     private final SubAgentLimits subAgents;
+    private final ModelCapabilitySettings capabilities;
+    private CompactedTopicView<SessionImage> images;
     private CompactedTopicView<MemoryDocument> memory;
     private CompactedTopicView<UserModelSettings> userModels;
     private ModelServers servers;
@@ -49,9 +53,11 @@ public class OrchestratorRuntime {
 
     public OrchestratorRuntime(KafkaSettings kafka, LlmSettings llm, AgentSettings agent,
                                PermissionSettings permissions, LoopGuardSettings loopGuard, ContextSettings context,
-                               SubAgentSettings subAgents, SecretBox secrets) {
+                               SubAgentSettings subAgents, ModelCapabilitySettings capabilities,
+                               SecretBox secrets) {
         this.subAgents = subAgents.limits();
         this.context = context;
+        this.capabilities = capabilities;
         this.loopLimits = new LoopLimits(loopGuard.repeatedCalls(), loopGuard.noProgress(), loopGuard.toolErrors(),
                 loopGuard.emptyReplies());
         this.kafka = kafka;
@@ -79,10 +85,16 @@ public class OrchestratorRuntime {
         if (!userModels.awaitCaughtUp(Duration.ofSeconds(60))) {
             throw new IllegalStateException("could not read " + Topics.USER_MODELS.name() + " within 60 s");
         }
+        // Images attached to messages, as the sandbox-worker read them; a call waits for the ones not here yet, so
+        // this view need not be complete before the engine starts.
+        images = new CompactedTopicView<>(kafka, Topics.SESSION_IMAGES.name(), "orchestrator-images",
+                bytes -> EventCodec.decodeValue(bytes, SessionImage.class)).start();
+        AttachedImages attached = new AttachedImages(images, Duration.ofSeconds(capabilities.imageWaitSeconds()));
         servers = new ModelServers(llm.modelSettings(), userModels::get, secrets);
         PromptBuilder prompts = new PromptBuilder(systemPrompt);
         engine = new SessionEngine(kafka,
-                answers -> new ModelCalls(kafka, servers, prompts, Clock.systemUTC(), answers, context.window()),
+                answers -> new ModelCalls(kafka, servers, prompts, Clock.systemUTC(), answers, context.window(),
+                        attached, capabilities),
                 userId -> memory.get(userId).orElse(MemoryDocument.empty(userId)), Clock.systemUTC(), maxIterations,
                 snapshotEvery, permissions.defaultMode(), permissions.approvalTimeout(), loopLimits,
                 new ContextLimits(context.compactAt(), context.keepRecentMessages()), servers::defaultsFor,
@@ -106,6 +118,9 @@ public class OrchestratorRuntime {
         }
         if (userModels != null) {
             userModels.close();
+        }
+        if (images != null) {
+            images.close();
         }
         if (servers != null) {
             servers.close();

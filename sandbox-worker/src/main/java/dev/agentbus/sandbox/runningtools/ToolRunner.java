@@ -8,6 +8,7 @@ import dev.agentbus.eventbus.processing.Decoded;
 import dev.agentbus.eventbus.processing.Handler;
 import dev.agentbus.eventbus.processing.LoopContext;
 import dev.agentbus.eventbus.processing.Outbox;
+import dev.agentbus.events.session.SessionEvent.UserMessagePosted;
 import dev.agentbus.eventbus.processing.ProcessorSettings;
 import dev.agentbus.eventbus.processing.TransactionalProcessor;
 import dev.agentbus.events.codec.EventCodec;
@@ -94,6 +95,7 @@ final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
     private final ToolLedger ledger;
     private final Workspaces workspaces;
     private final ContextFiles contextFiles;
+    private final AttachedImageReader images;
     private final CallQueue queue;
     private final Clock clock;
     private final String workerId;
@@ -134,6 +136,7 @@ final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
                       Clock clock, int maxConcurrentCalls, int contextFileMaxChars, McpSessions mcp) {
         this.mcp = mcp;
         this.workspaces = workspaces;
+        this.images = new AttachedImageReader(workspaces);
         this.contextFiles = new ContextFiles(contextFileMaxChars);
         this.executor = executor.withCheckpoints(checkpoints);
         ToolCalls builtIn = new WorkspaceToolCalls(this.executor, workspaces);
@@ -186,6 +189,10 @@ final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
                 // checkpoint would otherwise bring the repository back).
                 queue.stopSession(envelope.sessionId());
                 toRemove.put(envelope.sessionId(), envelope.userId());
+            }
+            if (envelope.event() instanceof UserMessagePosted posted && !posted.imagePaths().isEmpty()) {
+                // In this batch's transaction: the model call waiting for them sees them as soon as it commits.
+                images.read(new AttachedImageReader.EnvelopeOfMessage(envelope, posted)).forEach(out::send);
             }
             if (envelope.event() instanceof SessionForked fork) {
                 // On the loop's thread, before the offset moves past it: a crash during the restore means it is done

@@ -93,6 +93,10 @@ public final class ScriptedModelServer implements AutoCloseable {
     /** The context window the server tells, and how; null: it tells none, like a hosted API. */
     private volatile WindowStyle windowStyle;
     private volatile long windowTokens;
+    /** How the server tells its model's capabilities (LM Studio or Ollama), null: it tells none. */
+    private volatile WindowStyle capabilityStyle;
+    private volatile boolean toldVision;
+    private volatile boolean toldTools;
 
     private final AtomicLong toolCallIds = new AtomicLong();
     private final AtomicLong completionIds = new AtomicLong();
@@ -172,6 +176,22 @@ public final class ScriptedModelServer implements AutoCloseable {
     public ScriptedModelServer tellContextWindow(WindowStyle style, long tokens) {
         this.windowStyle = Objects.requireNonNull(style, "style");
         this.windowTokens = tokens;
+        return this;
+    }
+
+    /**
+     * Makes the server tell what its model can do the way {@code style}'s servers do: LM Studio's {@code type}
+     * ({@code vlm} or {@code llm}) and {@code capabilities} in {@code GET /api/v0/models}, Ollama's
+     * {@code capabilities} in {@code POST /api/show}. Only those two styles say it; without this the server says
+     * nothing (as vLLM, llama.cpp and hosted APIs).
+     */
+    public ScriptedModelServer tellCapabilities(WindowStyle style, boolean vision, boolean tools) {
+        if (style != WindowStyle.LM_STUDIO && style != WindowStyle.OLLAMA) {
+            throw new IllegalArgumentException(style + " servers do not tell capabilities");
+        }
+        this.capabilityStyle = style;
+        this.toldVision = vision;
+        this.toldTools = tools;
         return this;
     }
 
@@ -473,6 +493,8 @@ public final class ScriptedModelServer implements AutoCloseable {
                     return;
                 }
                 handleModels(exchange);
+            } else if (capabilityRoute(path, method)) {
+                handleCapabilities(exchange);
             } else if (windowRoute(path, method)) {
                 handleWindow(exchange);
             } else if (path.equals("/v1/embeddings")) {
@@ -593,6 +615,13 @@ public final class ScriptedModelServer implements AutoCloseable {
         }
     }
 
+    /** LM Studio's and Ollama's routes, when the server tells capabilities their way (and the window, if told so). */
+    private boolean capabilityRoute(String path, String method) {
+        WindowStyle caps = capabilityStyle;
+        return caps == WindowStyle.LM_STUDIO && path.equals("/api/v0/models") && method.equals("GET")
+                || caps == WindowStyle.OLLAMA && path.equals("/api/show") && method.equals("POST");
+    }
+
     private boolean windowRoute(String path, String method) {
         WindowStyle style = windowStyle;
         return style != null && switch (style) {
@@ -601,6 +630,33 @@ public final class ScriptedModelServer implements AutoCloseable {
             case LLAMA_CPP -> path.equals("/props") && method.equals("GET");
             case OLLAMA -> path.equals("/api/show") && method.equals("POST");
         };
+    }
+
+    private void handleCapabilities(HttpExchange exchange) throws IOException {
+        ObjectNode body = JSON.createObjectNode();
+        WindowStyle caps = capabilityStyle;
+        if (caps == WindowStyle.LM_STUDIO) {
+            ObjectNode m = body.putArray("data").addObject().put("id", modelName)
+                    .put("type", toldVision ? "vlm" : "llm");
+            if (toldTools) {
+                m.putArray("capabilities").add("tool_use");
+            }
+            if (windowStyle == caps) {
+                m.put("max_context_length", windowTokens * 4).put("loaded_context_length", windowTokens);
+            }
+        } else {
+            var list = body.putArray("capabilities").add("completion");
+            if (toldVision) {
+                list.add("vision");
+            }
+            if (toldTools) {
+                list.add("tools");
+            }
+            if (windowStyle == caps) {
+                body.put("parameters", "temperature 0.7\nnum_ctx " + windowTokens);
+            }
+        }
+        sendJson(exchange, 200, body.toString());
     }
 
     private void handleWindow(HttpExchange exchange) throws IOException {

@@ -42,8 +42,13 @@ class ModelListController {
     private final SecretBox secrets;
     private final TeamModelServer team;
     private final HttpClient http;
+    private final ModelDeclarations declared;
+    /** Ollama is asked model by model; a longer list shows the rest without capabilities. */
+    private static final int MAX_OLLAMA_ASKS = 20;
+    private static final Duration CAPABILITY_WAIT = Duration.ofSeconds(3);
 
-    ModelListController(UserModels models, SecretBox secrets, TeamModelServer team) {
+    ModelListController(UserModels models, SecretBox secrets, TeamModelServer team, ModelDeclarations declared) {
+        this.declared = declared;
         this.models = models;
         this.secrets = secrets;
         this.team = team;
@@ -112,7 +117,62 @@ class ModelListController {
                         window(m)));
             }
         }
-        return found;
+        return withCapabilities(found, baseUrl, apiKey);
+    }
+
+    /**
+     * Each model with what it can do, where the server says it (LM Studio's {@code /api/v0/models}, else Ollama's
+     * {@code /api/show}, the same places the orchestrator asks before it sends images), and vision where the
+     * installation declares it. A server that says nothing, or not in time, leaves them absent: the list is still
+     * worth showing.
+     */
+    private List<ModelList.Model> withCapabilities(List<ModelList.Model> listed, String baseUrl, String apiKey)
+            throws InterruptedException {
+        String root = baseUrl.endsWith("/v1") ? baseUrl.substring(0, baseUrl.length() - 3) : baseUrl;
+        JsonNode lmStudio = askJson(root + "/api/v0/models", null, apiKey);
+        List<ModelList.Model> out = new ArrayList<>();
+        int ollamaAsks = 0;
+        for (ModelList.Model m : listed) {
+            ModelCapabilityText told = null;
+            if (lmStudio != null && lmStudio.path("data").isArray()) {
+                for (JsonNode entry : lmStudio.get("data")) {
+                    if (entry.path("id").asText("").equals(m.id())) {
+                        told = ModelCapabilityText.fromLmStudio(entry);
+                    }
+                }
+            } else if (ollamaAsks++ < MAX_OLLAMA_ASKS) {
+                told = ModelCapabilityText.fromOllama(askJson(root + "/api/show",
+                        Json.mapper().createObjectNode().put("model", m.id()).toString(), apiKey));
+            }
+            Boolean vision = told != null && told.vision() != null ? told.vision() : declared.vision(m.id());
+            String from = told != null && told.vision() != null ? told.source()
+                    : vision != null ? "agentbus.models" : told != null ? told.source() : null;
+            out.add(new ModelList.Model(m.id(), m.ownedBy(),
+                    m.contextWindow() != null ? m.contextWindow() : told == null ? null : told.contextWindow(),
+                    vision, told == null ? null : told.tools(), told == null ? null : told.thinking(), from));
+        }
+        return out;
+    }
+
+    /** A JSON answer of a route some servers have: null for anything else (404, not JSON, no answer in time). */
+    private JsonNode askJson(String url, String postBody, String apiKey) throws InterruptedException {
+        java.net.http.HttpRequest.Builder b = java.net.http.HttpRequest.newBuilder(URI.create(url))
+                .timeout(CAPABILITY_WAIT).header("Accept", "application/json");
+        if (postBody == null) {
+            b.GET();
+        } else {
+            b.header("Content-Type", "application/json")
+                    .POST(java.net.http.HttpRequest.BodyPublishers.ofString(postBody));
+        }
+        if (!apiKey.isBlank()) {
+            b.header("Authorization", "Bearer " + apiKey);
+        }
+        try {
+            HttpResponse<String> answer = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+            return answer.statusCode() / 100 == 2 ? Json.mapper().readTree(answer.body()) : null;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
     }
 
     /** The context window where the list says it; the field's name differs between servers. */

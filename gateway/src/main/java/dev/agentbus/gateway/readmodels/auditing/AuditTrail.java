@@ -95,6 +95,10 @@ final class AuditTrail {
             }
             case ModelCallFailed m -> {
             }
+            case SessionEvent.ModelCallRefused m -> {
+            }
+            case SessionEvent.ModelWarned m -> {
+            }
             case WaitScheduled w -> {
             }
             case WaitEnded w -> {

@@ -127,6 +127,12 @@ final class SessionSummaries {
             case ModelCallFailed m -> {
                 // The turn.ended.v1 that follows says how the turn ended.
             }
+            case SessionEvent.ModelCallRefused m -> {
+                // The turn.ended.v1 that follows says how the turn ended.
+            }
+            case SessionEvent.ModelWarned m -> {
+                // Shown in the session, not the list.
+            }
             case ToolCallRequested r -> {
                 // Tool calls are in the audit read model.
             }
