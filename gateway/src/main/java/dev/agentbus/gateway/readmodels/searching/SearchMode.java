@@ -5,7 +5,7 @@ import dev.agentbus.gateway.errors.ApiException;
 import java.util.Locale;
 
 /** How {@code GET /api/v1/search} finds messages: by their words, by meaning, or both fused. */
-public enum SearchMode {
+enum SearchMode {
     /** PostgreSQL full-text search ({@link MessageSearch}). */
     TEXT,
     /** Nearest embeddings by cosine similarity ({@link SemanticSearch}). */

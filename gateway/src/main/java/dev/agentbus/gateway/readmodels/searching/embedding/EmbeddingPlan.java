@@ -21,7 +21,7 @@ import java.util.Set;
  * @param messages what to embed, in log order
  * @param deleted  sessions deleted in this batch: all their vectors, of every model, are removed
  */
-public record EmbeddingPlan(List<Message> messages, Set<String> deleted) {
+record EmbeddingPlan(List<Message> messages, Set<String> deleted) {
     /** A message to embed: its index row, where it is in the log, and the text the model is given. */
     public record Message(MessageIndexProjection.Row row, int partition, long offset, String input) {
     }

@@ -40,7 +40,7 @@ import java.util.Set;
  * offsets stay where they were, so nothing is skipped. A text the server refuses (HTTP 4xx) even on its own is
  * logged and left without a vector: full-text search still finds it.
  */
-public final class MessageEmbedder implements AutoCloseable {
+final class MessageEmbedder implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MessageEmbedder.class);
     private static final int MAX_POLL_RECORDS = 1000;
     private static final Duration FIRST_PAUSE = Duration.ofSeconds(1);

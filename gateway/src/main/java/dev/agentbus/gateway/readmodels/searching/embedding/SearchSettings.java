@@ -19,7 +19,7 @@ import java.time.Duration;
  *                         of their own (often 512 or 8192 tokens) and refuse, or silently cut, longer inputs
  */
 @ConfigurationProperties("agentbus.search")
-public record SearchSettings(
+record SearchSettings(
         @Bindable(defaultValue = "") String embeddingModel,
         @Bindable(defaultValue = "32") int embeddingBatch,
         @Bindable(defaultValue = "30s") Duration embeddingTimeout,
