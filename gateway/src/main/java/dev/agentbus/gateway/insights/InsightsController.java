@@ -1,9 +1,9 @@
 package dev.agentbus.gateway.insights;
 
 import dev.agentbus.api.ApiJson;
-import dev.agentbus.api.insights.Insight;
+import dev.agentbus.events.insights.Insight;
 import dev.agentbus.api.insights.InsightList;
-import dev.agentbus.api.insights.InsightSet;
+import dev.agentbus.events.insights.InsightSet;
 import dev.agentbus.api.insights.InsightView;
 import dev.agentbus.gateway.errors.ApiException;
 import io.micronaut.core.annotation.Nullable;

@@ -1,8 +1,8 @@
 package dev.agentbus.gateway.insights;
 
-import dev.agentbus.api.insights.Insight;
-import dev.agentbus.api.insights.InsightCommand;
-import dev.agentbus.api.insights.InsightSet;
+import dev.agentbus.events.insights.Insight;
+import dev.agentbus.events.insights.InsightCommand;
+import dev.agentbus.events.insights.InsightSet;
 import dev.agentbus.eventbus.CompactedTopicView;
 import dev.agentbus.eventbus.KafkaSettings;
 import dev.agentbus.eventbus.TraceHeaders;

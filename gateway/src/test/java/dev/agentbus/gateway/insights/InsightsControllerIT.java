@@ -1,11 +1,11 @@
 package dev.agentbus.gateway.insights;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentbus.api.insights.Insight;
-import dev.agentbus.api.insights.InsightCategory;
-import dev.agentbus.api.insights.InsightCommand;
-import dev.agentbus.api.insights.InsightSet;
-import dev.agentbus.api.insights.InsightSource;
+import dev.agentbus.events.insights.Insight;
+import dev.agentbus.events.insights.InsightCategory;
+import dev.agentbus.events.insights.InsightCommand;
+import dev.agentbus.events.insights.InsightSet;
+import dev.agentbus.events.insights.InsightSource;
 import dev.agentbus.broker.EmbeddedKafkaBroker;
 import dev.agentbus.eventbus.KafkaSettings;
 import dev.agentbus.eventbus.Partitions;
@@ -88,7 +88,7 @@ class InsightsControllerIT {
 
     private static Insight insight(String id, InsightCategory category, String text, double confidence) {
         return new Insight(id, category, text, confidence, List.of(new InsightSource("s1", List.of(2L, 3L, 4L))),
-                SEEN, SEEN, 0, 0, false, false);
+                SEEN, SEEN, 0, 0, 0, false, false, false, Insight.Origin.DISTILLED);
     }
 
     @BeforeEach
