@@ -4,7 +4,10 @@ import dev.agentbus.eventbus.CompactedTopicView;
 import dev.agentbus.eventbus.KafkaSettings;
 import dev.agentbus.eventbus.TopicAdmin;
 import dev.agentbus.events.codec.EventCodec;
+import dev.agentbus.events.insights.InsightSet;
 import dev.agentbus.events.memory.MemoryDocument;
+import dev.agentbus.orchestrator.config.InsightInjectionSettings;
+import dev.agentbus.orchestrator.deciding.remembering.InjectionLimits;
 import dev.agentbus.events.topics.Topics;
 import dev.agentbus.eventbus.secrets.SecretBox;
 import dev.agentbus.events.models.UserModelSettings;
@@ -41,12 +44,15 @@ public class OrchestratorRuntime {
     private final ContextSettings context;
     private CompactedTopicView<MemoryDocument> memory;
     private CompactedTopicView<UserModelSettings> userModels;
+    private CompactedTopicView<InsightSet> insights;
+    private final InsightInjectionSettings injection;
     private ModelServers servers;
     private SessionEngine engine;
 
     public OrchestratorRuntime(KafkaSettings kafka, LlmSettings llm, AgentSettings agent,
                                PermissionSettings permissions, LoopGuardSettings loopGuard, ContextSettings context,
-                               SecretBox secrets) {
+                               InsightInjectionSettings injection, SecretBox secrets) {
+        this.injection = injection;
         this.context = context;
         this.loopLimits = new LoopLimits(loopGuard.repeatedCalls(), loopGuard.noProgress(), loopGuard.toolErrors(),
                 loopGuard.emptyReplies());
@@ -75,11 +81,32 @@ public class OrchestratorRuntime {
         if (!userModels.awaitCaughtUp(Duration.ofSeconds(60))) {
             throw new IllegalStateException("could not read " + Topics.USER_MODELS.name() + " within 60 s");
         }
+        insights = new CompactedTopicView<>(kafka, Topics.USER_INSIGHTS.name(), "orchestrator-insights",
+                bytes -> EventCodec.decodeValue(bytes, InsightSet.class)).start();
+        // A turn started before the view is complete would leave out insights the user has.
+        if (!insights.awaitCaughtUp(Duration.ofSeconds(60))) {
+            throw new IllegalStateException("could not read " + Topics.USER_INSIGHTS.name() + " within 60 s");
+        }
         servers = new ModelServers(llm.modelSettings(), userModels::get, secrets);
         PromptBuilder prompts = new PromptBuilder(systemPrompt);
         engine = new SessionEngine(kafka,
                 answers -> new ModelCalls(kafka, servers, prompts, Clock.systemUTC(), answers, context.window()),
-                userId -> memory.get(userId).orElse(MemoryDocument.empty(userId)), Clock.systemUTC(), maxIterations,
+                new MemoryLookup() {
+                    @Override
+                    public MemoryDocument forUser(String userId) {
+                        return memory.get(userId).orElse(MemoryDocument.empty(userId));
+                    }
+
+                    @Override
+                    public InsightSet insightsFor(String userId) {
+                        return insights.get(userId).orElse(null);
+                    }
+
+                    @Override
+                    public InjectionLimits injection() {
+                        return injection.limits();
+                    }
+                }, Clock.systemUTC(), maxIterations,
                 snapshotEvery, permissions.defaultMode(), permissions.approvalTimeout(), loopLimits,
                 new ContextLimits(context.compactAt(), context.keepRecentMessages()), servers::defaultsFor);
         engine.start();
@@ -95,6 +122,9 @@ public class OrchestratorRuntime {
     void stop() {
         if (engine != null) {
             engine.close();
+        }
+        if (insights != null) {
+            insights.close();
         }
         if (memory != null) {
             memory.close();

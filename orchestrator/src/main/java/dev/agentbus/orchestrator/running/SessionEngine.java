@@ -199,7 +199,8 @@ final class SessionEngine implements Handler<InputEnvelope>, AutoCloseable {
         try {
             decision = decider.decide(state, input,
                     new DecisionContext(now, maxIterations, memory.forUser(userId), () -> UUID.randomUUID().toString(),
-                            defaultMode, approvalTimeout, loopLimits, contextLimits, modelDefaults.apply(userId)));
+                            defaultMode, approvalTimeout, loopLimits, contextLimits, modelDefaults.apply(userId),
+                            memory.insightsFor(userId), memory.injection()));
             long seq = state.lastSeq();
             for (SessionEvent event : decision.events()) {
                 EventEnvelope envelope = new EventEnvelope(UUID.randomUUID().toString(), input.sessionId(), ++seq,

@@ -2,7 +2,9 @@ package dev.agentbus.orchestrator.deciding;
 
 import dev.agentbus.events.input.InputEnvelope;
 import dev.agentbus.events.input.SessionInput;
+import dev.agentbus.events.insights.InsightSet;
 import dev.agentbus.events.memory.MemoryDocument;
+import dev.agentbus.orchestrator.deciding.remembering.InjectionLimits;
 import dev.agentbus.events.models.ModelChoice;
 import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.session.PermissionMode;
@@ -35,6 +37,8 @@ final class DeciderFixture {
     private LoopLimits loopLimits = LoopLimits.DEFAULTS;
     private ContextLimits contextLimits = ContextLimits.DEFAULTS;
     private ModelChoice modelDefaults = ModelChoice.NONE;
+    private InsightSet insights;
+    private InjectionLimits injection = InjectionLimits.DEFAULTS;
 
     static DeciderFixture given(SessionEvent... events) {
         DeciderFixture f = new DeciderFixture();
@@ -67,7 +71,7 @@ final class DeciderFixture {
     Decision whenBy(String user, SessionInput input) {
         return decider.decide(state(), new InputEnvelope("input-1", SESSION, NOW, null, user, input),
                 new DecisionContext(NOW, maxIterations, memory, () -> "id-" + ids.incrementAndGet(), defaultMode,
-                        APPROVAL_TIMEOUT, loopLimits, contextLimits, modelDefaults));
+                        APPROVAL_TIMEOUT, loopLimits, contextLimits, modelDefaults, insights, injection));
     }
 
     DeciderFixture withLoopLimits(LoopLimits limits) {
@@ -86,6 +90,13 @@ final class DeciderFixture {
         return this;
     }
 
+    /** The user's insights as the engine reads them from {@code agentbus.user-insights}, and the injection limits. */
+    DeciderFixture withInsights(InsightSet set, InjectionLimits limits) {
+        insights = set;
+        injection = limits;
+        return this;
+    }
+
     DeciderFixture withMaxIterations(int max) {
         maxIterations = max;
         return this;
@@ -98,6 +109,6 @@ final class DeciderFixture {
     Decision when(SessionInput input) {
         return decider.decide(state(), new InputEnvelope("input-1", SESSION, NOW, null, USER, input),
                 new DecisionContext(NOW, maxIterations, memory, () -> "id-" + ids.incrementAndGet(), defaultMode,
-                        APPROVAL_TIMEOUT, loopLimits, contextLimits, modelDefaults));
+                        APPROVAL_TIMEOUT, loopLimits, contextLimits, modelDefaults, insights, injection));
     }
 }
