@@ -22,7 +22,8 @@ import java.util.Map;
         @JsonSubTypes.Type(value = InsightCommand.RecordUse.class, name = "insights.used.v1"),
         @JsonSubTypes.Type(value = InsightCommand.RecordFeedback.class, name = "insights.voted.v1"),
         @JsonSubTypes.Type(value = InsightCommand.ReplaceDistilled.class, name = "insights.rebuilt.v1"),
-        @JsonSubTypes.Type(value = InsightCommand.ApplyRefinement.class, name = "insights.refined.v1")})
+        @JsonSubTypes.Type(value = InsightCommand.ApplyRefinement.class, name = "insights.refined.v1"),
+        @JsonSubTypes.Type(value = InsightCommand.RequestRebuild.class, name = "insights.rebuild_requested.v1")})
 public sealed interface InsightCommand {
     String commandId();
 
@@ -82,11 +83,24 @@ public sealed interface InsightCommand {
      * A rebuild's result: the distilled insights, made again from the whole log with today's extraction, replace the
      * old distilled ones in one version; insights a person or the agent wrote stay.
      */
-    record ReplaceDistilled(String commandId, String userId, List<Insight> insights, Map<String, Long> distilledUpTo)
-            implements InsightCommand {
+    record ReplaceDistilled(String commandId, String userId, String rebuildId, List<Insight> insights,
+                            Map<String, Long> distilledUpTo) implements InsightCommand {
         public ReplaceDistilled {
             insights = insights == null ? List.of() : List.copyOf(insights);
             distilledUpTo = distilledUpTo == null ? Map.of() : Map.copyOf(distilledUpTo);
+        }
+    }
+
+    /**
+     * An administrator asked to rebuild the insights of one user ({@code userId}) or of all ({@code userId}
+     * {@link #ALL_USERS}) from the whole session log with today's extraction. The memory-service's rebuilder acts on
+     * it and answers with one {@link ReplaceDistilled} per user; the keeper itself changes nothing for it.
+     */
+    record RequestRebuild(String commandId, String userId, String requestedBy) implements InsightCommand {
+        public static final String ALL_USERS = "*";
+
+        public boolean allUsers() {
+            return ALL_USERS.equals(userId);
         }
     }
 

@@ -15,9 +15,12 @@ import java.util.Optional;
  * @param lastCommandId the command that produced this version, so a writer can wait for its own change
  * @param usageUpTo     per session, the seq of the last {@code insights.injected.v1} or {@code feedback.given.v1}
  *                      counted, so a use or a vote read again after a restart is not counted twice
+ * @param lastRebuildId the latest rebuild ({@code agentbus admin rebuild-memory}) whose result replaced the distilled
+ *                      insights, null before the first
  */
 public record InsightSet(String userId, long version, List<Insight> insights, Map<String, Long> distilledUpTo,
-                         Instant updatedAt, String lastCommandId, Map<String, Long> usageUpTo) {
+                         Instant updatedAt, String lastCommandId, Map<String, Long> usageUpTo,
+                         String lastRebuildId) {
     public InsightSet {
         insights = insights == null ? List.of() : List.copyOf(insights);
         distilledUpTo = distilledUpTo == null ? Map.of() : Map.copyOf(distilledUpTo);
@@ -26,11 +29,11 @@ public record InsightSet(String userId, long version, List<Insight> insights, Ma
 
     public InsightSet(String userId, long version, List<Insight> insights, Map<String, Long> distilledUpTo,
                       Instant updatedAt, String lastCommandId) {
-        this(userId, version, insights, distilledUpTo, updatedAt, lastCommandId, Map.of());
+        this(userId, version, insights, distilledUpTo, updatedAt, lastCommandId, Map.of(), null);
     }
 
     public static InsightSet empty(String userId) {
-        return new InsightSet(userId, 0, List.of(), Map.of(), null, null, Map.of());
+        return new InsightSet(userId, 0, List.of(), Map.of(), null, null, Map.of(), null);
     }
 
     public Optional<Insight> find(String insightId) {

@@ -1,5 +1,6 @@
 package dev.agentbus.gateway.insights;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.agentbus.api.ApiJson;
 import dev.agentbus.events.insights.Insight;
 import dev.agentbus.api.insights.InsightList;
@@ -25,8 +26,8 @@ import java.time.Clock;
 import static dev.agentbus.gateway.auth.Callers.userOf;
 
 /**
- * The caller's memory insights over HTTP: list them with their score and sources, edit, disable or pin one, delete
- * one, clear them all. A thin adapter of {@link UserInsights}; docs/memory.md has the routes with examples.
+ * The caller's memory insights over HTTP: list them with their score and sources, edit, disable, pin or protect one,
+ * delete one, clear them all. A thin adapter of {@link UserInsights}; docs/memory.md has the routes with examples.
  */
 @Controller("/api/v1/memory/insights")
 @ExecuteOn(TaskExecutors.BLOCKING)
@@ -39,7 +40,8 @@ class InsightsController {
     }
 
     /** A null field is left as it is; at least one must be given. */
-    public record InsightEdit(@Nullable String text, @Nullable Boolean disabled, @Nullable Boolean pinned) {
+    public record InsightEdit(@Nullable String text, @Nullable Boolean disabled, @Nullable Boolean pinned,
+                              @JsonProperty("protected") @Nullable Boolean isProtected) {
     }
 
     @Get
@@ -55,8 +57,9 @@ class InsightsController {
             throws InterruptedException {
         String user = userOf(request);
         insights.find(user, id);
-        if (body == null || (body.text() == null && body.disabled() == null && body.pinned() == null)) {
-            throw ApiException.badRequest("nothing to change: give text, disabled or pinned");
+        if (body == null || (body.text() == null && body.disabled() == null && body.pinned() == null
+                && body.isProtected() == null)) {
+            throw ApiException.badRequest("nothing to change: give text, disabled, pinned or protected");
         }
         if (body.text() != null && body.text().isBlank()) {
             throw ApiException.badRequest("text must not be blank; to remove an insight, DELETE it");
@@ -64,7 +67,7 @@ class InsightsController {
         if (body.text() != null && body.text().strip().length() > Insight.MAX_TEXT_CHARS) {
             throw ApiException.badRequest("text is longer than " + Insight.MAX_TEXT_CHARS + " characters");
         }
-        InsightSet next = insights.edit(user, id, body.text(), body.disabled(), body.pinned());
+        InsightSet next = insights.edit(user, id, body.text(), body.disabled(), body.pinned(), body.isProtected());
         // Deleted meanwhile (a clear from another tab): the edit changed nothing.
         Insight edited = next.find(id).orElseThrow(() -> ApiException.notFound("no insight " + id));
         return ApiJson.write(InsightView.of(edited, clock.instant()));

@@ -49,10 +49,44 @@ class UserInsights {
         return get(user).find(insightId).orElseThrow(() -> ApiException.notFound("no insight " + insightId));
     }
 
-    InsightSet edit(String user, String insightId, String text, Boolean disabled, Boolean pinned)
-            throws InterruptedException {
+    InsightSet edit(String user, String insightId, String text, Boolean disabled, Boolean pinned,
+                    Boolean isProtected) throws InterruptedException {
         find(user, insightId);
-        return send(new InsightCommand.EditInsight(newId(), user, insightId, text, disabled, pinned));
+        return send(new InsightCommand.EditInsight(newId(), user, insightId, text, disabled, pinned, isProtected));
+    }
+
+    /**
+     * Asks the memory-service to rebuild the insights of {@code user} (or of every user, {@code null}) from the
+     * whole log; answered at once with the rebuild's id, since a rebuild asks the model about every turn.
+     */
+    String requestRebuild(String user, String requestedBy) {
+        String id = newId();
+        var command = new InsightCommand.RequestRebuild(id,
+                user == null ? InsightCommand.RequestRebuild.ALL_USERS : user, requestedBy);
+        var record = new ProducerRecord<>(Topics.INSIGHT_COMMANDS.name(), command.userId(),
+                EventCodec.encodeValue(command));
+        TraceHeaders.inject(TraceHeaders.newTrace(), record.headers());
+        try {
+            producer.send(record).get(10, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, "Kafka did not accept the request: "
+                    + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, "interrupted");
+        }
+        return id;
+    }
+
+    /** The users whose insights the rebuild {@code rebuildId} replaced so far, with their new version. */
+    java.util.Map<String, Long> rebuilt(String rebuildId) {
+        java.util.Map<String, Long> out = new java.util.TreeMap<>();
+        for (InsightSet set : view.values()) {
+            if (rebuildId.equals(set.lastRebuildId())) {
+                out.put(set.userId(), set.version());
+            }
+        }
+        return out;
     }
 
     InsightSet delete(String user, String insightId) throws InterruptedException {

@@ -242,10 +242,12 @@ class InsightsControllerIT {
                 case InsightCommand.EditInsight e -> insights.replaceAll(i -> !i.id().equals(e.insightId()) ? i
                         : (e.text() == null ? i : i.withText(e.text(), 1, Instant.now())).withFlags(
                         e.disabled() == null ? i.disabled() : e.disabled(),
-                        e.pinned() == null ? i.pinned() : e.pinned()));
+                        e.pinned() == null ? i.pinned() : e.pinned()).withProtected(
+                        e.isProtected() == null ? i.isProtected() : e.isProtected()));
                 case InsightCommand.DeleteInsight d -> insights.removeIf(i -> i.id().equals(d.insightId()));
                 case InsightCommand.ClearInsights c -> insights.clear();
-                case InsightCommand.RecordDistillation d -> {
+                default -> {
+                    // Only the memory-service writes the others; this stand-in keeper sees a person's changes.
                 }
             }
             try {

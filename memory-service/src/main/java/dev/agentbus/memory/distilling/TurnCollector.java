@@ -46,7 +46,7 @@ final class TurnCollector {
             case SessionEvent.TurnEnded t -> {
                 List<CompletedTurn.Line> lines = open.remove(e.sessionId());
                 if (t.outcome() == TurnOutcome.COMPLETED && lines != null && !lines.isEmpty()) {
-                    return Optional.of(new CompletedTurn(e.sessionId(), e.userId(), e.seq(), lines));
+                    return Optional.of(new CompletedTurn(e.sessionId(), e.userId(), e.seq(), e.time(), lines));
                 }
             }
             // A fork's log starts with the source's state; its own turns are collected like any other.

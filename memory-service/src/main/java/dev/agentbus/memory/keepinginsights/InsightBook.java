@@ -20,18 +20,19 @@ import java.util.UUID;
  * The rule for changing an insight set: each command gives the next version. Pure, so applying a command again
  * after a crash (its offset was not committed) gives exactly the same set, ids included.
  */
-final class InsightBook {
+public final class InsightBook {
     /** A user's set stays one Kafka record well below the broker's 1 MB limit. */
     static final int MAX_INSIGHTS = 500;
 
     private InsightBook() {
     }
 
-    static InsightSet apply(InsightSet current, InsightCommand command, Instant now) {
+    public static InsightSet apply(InsightSet current, InsightCommand command, Instant now) {
         List<Insight> insights = new ArrayList<>(current.insights());
         // (reassigned by a rebuild and a refinement, which replace the list as a whole)
         Map<String, Long> distilled = new HashMap<>(current.distilledUpTo());
         Map<String, Long> counted = new HashMap<>(current.usageUpTo());
+        String rebuild = current.lastRebuildId();
         switch (command) {
             case InsightCommand.RecordDistillation d -> {
                 // A turn already distilled (the command was sent twice around a restart) changes nothing.
@@ -60,12 +61,17 @@ final class InsightBook {
             }
             case InsightCommand.ReplaceDistilled r -> {
                 insights = Rebuilding.replace(insights, r.insights());
-                distilled = new HashMap<>(r.distilledUpTo());
+                // A turn distilled into the old set while the rebuild read the log stays marked: never asked twice.
+                r.distilledUpTo().forEach((session, seq) -> distilled.merge(session, seq, Math::max));
+                rebuild = r.rebuildId();
+            }
+            // The rebuilder acts on it; the set is not touched (the keeper does not write for it, see InsightKeeper).
+            case InsightCommand.RequestRebuild r -> {
             }
             case InsightCommand.ApplyRefinement r -> insights = Refining.apply(insights, r, now);
         }
         return new InsightSet(command.userId(), current.version() + 1, capped(insights, now), distilled, now,
-                command.commandId(), counted);
+                command.commandId(), counted, rebuild);
     }
 
     private static void add(List<Insight> insights, InsightCommand.RecordDistillation d, Instant now) {

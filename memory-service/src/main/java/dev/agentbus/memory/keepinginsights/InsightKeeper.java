@@ -73,6 +73,10 @@ final class InsightKeeper implements Handler<InsightCommand>, AutoCloseable {
         Map<String, InsightSet> written = new HashMap<>();
         for (Decoded<InsightCommand> d : records) {
             InsightCommand command = d.value();
+            if (command instanceof InsightCommand.RequestRebuild) {
+                // The rebuilder's to act on; it answers with the new sets as commands of their own.
+                continue;
+            }
             InsightSet current = written.getOrDefault(command.userId(),
                     sets.getOrDefault(command.userId(), InsightSet.empty(command.userId())));
             InsightSet next = InsightBook.apply(current, command, clock.instant());

@@ -93,13 +93,14 @@ class InsightScoringCommandsTest {
         Insight rebuiltGo = Insight.distilled("go", InsightCategory.SKILL, "writes Go", 0.6,
                 new InsightSource("s1", List.of(2L, 3L)), T);
 
-        InsightSet next = InsightBook.apply(voted, new ReplaceDistilled("r1", "alice", List.of(rebuiltTabs, rebuiltGo),
+        InsightSet next = InsightBook.apply(voted, new ReplaceDistilled("r1", "alice", "rb1", List.of(rebuiltTabs, rebuiltGo),
                 Map.of("s1", 3L, "s2", 12L)), T);
 
         assertThat(next.version()).isEqualTo(voted.version() + 1);
         assertThat(next.insights()).extracting(Insight::id).containsExactlyInAnyOrder("name", "new-tabs", "go");
         assertThat(next.find("new-tabs").orElseThrow().upVotes()).isEqualTo(1);
         assertThat(next.distilledUpTo()).containsEntry("s2", 12L);
+        assertThat(next.lastRebuildId()).isEqualTo("rb1");
     }
 
     @Test
