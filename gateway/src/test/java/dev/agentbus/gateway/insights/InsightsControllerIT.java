@@ -151,10 +151,16 @@ class InsightsControllerIT {
         assertThat(json(edited).path("disabled").asBoolean()).isTrue();
         assertThat(json(edited).path("score").asDouble()).as("disabled").isZero();
 
+        HttpResponse<String> guarded = send("PUT", "/api/v1/memory/insights/i-tabs", "{\"protected\": true}");
+        assertThat(guarded.statusCode()).as(guarded.body()).isEqualTo(200);
+        assertThat(json(guarded).path("protected").asBoolean()).isTrue();
+
         assertThat(keeper.commands).containsExactly(
                 new InsightCommand.EditInsight(keeper.commands.get(0).commandId(), ME, "i-tabs", null, null, true),
                 new InsightCommand.EditInsight(keeper.commands.get(1).commandId(), ME, "i-tabs",
-                        "prefers 4-wide tabs", true, null));
+                        "prefers 4-wide tabs", true, null),
+                new InsightCommand.EditInsight(keeper.commands.get(2).commandId(), ME, "i-tabs", null, null, null,
+                        true));
         assertThat(send("GET", "/api/v1/memory/insights", null).body()).contains("prefers 4-wide tabs");
     }
 
@@ -190,7 +196,7 @@ class InsightsControllerIT {
         String path = "/api/v1/memory/insights/i-tabs";
         HttpResponse<String> empty = send("PUT", path, "{}");
         assertThat(empty.statusCode()).isEqualTo(400);
-        assertThat(json(empty).path("message").asText()).isEqualTo("nothing to change: give text, disabled or pinned");
+        assertThat(json(empty).path("message").asText()).isEqualTo("nothing to change: give text, disabled, pinned or protected");
         HttpResponse<String> blank = send("PUT", path, "{\"text\": \"  \"}");
         assertThat(blank.statusCode()).isEqualTo(400);
         assertThat(json(blank).path("message").asText()).startsWith("text must not be blank");
