@@ -126,7 +126,8 @@ class MemoryIT {
                 .header("Content-Type", "application/json")
                 .PUT(HttpRequest.BodyPublishers.ofString("{\"protected\":true}")).build());
         assertThat(protectedOne.status()).as(protectedOne.body()).isEqualTo(200);
-        model.replyText("{\"insights\":[{\"category\":\"skill\",\"text\":\"writes Makefiles\",\"confidence\":0.7}]}")
+        model.replyText("{\"insights\":[{\"category\":\"skill\",\"text\":\"writes Makefiles\",\"confidence\":0.7},"
+                        + "{\"category\":\"skill\",\"text\":\"knows make well\",\"confidence\":0.5}]}")
                 .replyText("{\"insights\":[]}");
         String user = insights(gw).get("userId").asText();
         GatewayClient.Response rebuild = gw.post("/api/v1/admin/rebuild-memory", "{\"user\":\"" + user + "\"}");
@@ -135,10 +136,23 @@ class MemoryIT {
         Poll.until("the rebuild swapped in", WAIT, () -> gw.get("/api/v1/admin/rebuild-memory/" + rebuildId).json()
                 .get("users").has(user));
         JsonNode after = insights(gw);
-        assertThat(texts(after)).containsExactlyInAnyOrder("prefers tabs over spaces", "writes Makefiles");
+        assertThat(texts(after)).containsExactlyInAnyOrder("prefers tabs over spaces", "writes Makefiles",
+                "knows make well");
         assertThat(insight(after, "prefers tabs over spaces").get("protected").asBoolean()).isTrue();
         assertThat(insight(after, "writes Makefiles").get("sources").get(0).get("sessionId").asText())
                 .isEqualTo(session);
+
+        // Refine: the model is offered the two unprotected insights (never the protected one) and merges them.
+        String makefiles = insight(after, "writes Makefiles").get("id").asText();
+        String make = insight(after, "knows make well").get("id").asText();
+        int refineCall = model.requestCount();
+        model.replyText("{\"merges\":[{\"replaces\":[\"" + makefiles + "\",\"" + make + "\"],\"category\":\"skill\","
+                + "\"text\":\"writes Makefiles and knows make well\",\"confidence\":0.8}]}");
+        GatewayClient.Response refined = gw.post("/api/v1/memory/insights/refine", "{\"waitSeconds\":60}");
+        assertThat(refined.status()).as(refined.body()).isEqualTo(200);
+        assertThat(texts(refined.json())).containsExactlyInAnyOrder("prefers tabs over spaces",
+                "writes Makefiles and knows make well");
+        assertThat(model.requests().get(refineCall).toString()).contains(makefiles).doesNotContain(tabsId);
     }
 
     private static JsonNode insights(GatewayClient gw) {

@@ -47,7 +47,7 @@ public final class MemoryBench {
     public static void main(String[] args) throws Exception {
         int batch = intArg(args, "--batch", 2_000);
         int batches = intArg(args, "--batches", 5);
-        int users = intArg(args, "--users", 20);
+        int users = intArg(args, "--users", 50);
         int rebuilds = intArg(args, "--rebuilds", 3);
         int concurrency = intArg(args, "--concurrency", 4);
         Path dir = Files.createTempDirectory("agentbus-bench-memory");

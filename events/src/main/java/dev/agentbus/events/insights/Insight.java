@@ -14,7 +14,7 @@ import java.util.List;
  * @param sources     every turn it was distilled from (the same text found again adds a source, not an insight)
  * @param lastSeenAt  when it was last distilled or edited: the start of its decay
  * @param uses        in how many turns it went into the system prompt ({@code insights.injected.v1})
- * @param upVotes     thumbs up on answers it shaped ({@code feedback.given.v1})
+ * @param upVotes     thumbs up on answers it shaped ({@code feedback.recorded.v1})
  * @param downVotes   thumbs down on answers it shaped
  * @param disabled    kept but never used or scored above 0
  * @param pinned      never decays
@@ -77,9 +77,12 @@ public record Insight(String id, InsightCategory category, String text, double c
                 Math.max(0, upVotes + up), Math.max(0, downVotes + down), disabled, pinned, isProtected, origin);
     }
 
-    /** What a person or a rebuild carries over from an older insight of the same fact: its use, votes and flags. */
+    /**
+     * What a rebuild carries over from an older insight of the same fact: its id (so uses and votes recorded against
+     * it in the log still find it), its uses, votes and flags.
+     */
     public Insight carryingOver(Insight older) {
-        return new Insight(id, category, text, confidence, sources, createdAt, lastSeenAt, older.uses, older.upVotes,
+        return new Insight(older.id, category, text, confidence, sources, createdAt, lastSeenAt, older.uses, older.upVotes,
                 older.downVotes, older.disabled, older.pinned, older.isProtected, origin);
     }
 

@@ -23,7 +23,8 @@ import java.util.Map;
         @JsonSubTypes.Type(value = InsightCommand.RecordFeedback.class, name = "insights.voted.v1"),
         @JsonSubTypes.Type(value = InsightCommand.ReplaceDistilled.class, name = "insights.rebuilt.v1"),
         @JsonSubTypes.Type(value = InsightCommand.ApplyRefinement.class, name = "insights.refined.v1"),
-        @JsonSubTypes.Type(value = InsightCommand.RequestRebuild.class, name = "insights.rebuild_requested.v1")})
+        @JsonSubTypes.Type(value = InsightCommand.RequestRebuild.class, name = "insights.rebuild_requested.v1"),
+        @JsonSubTypes.Type(value = InsightCommand.RequestRefinement.class, name = "insights.refine_requested.v1")})
 public sealed interface InsightCommand {
     String commandId();
 
@@ -69,7 +70,7 @@ public sealed interface InsightCommand {
     }
 
     /**
-     * A person voted on an answer ({@code feedback.given.v1} at {@code seq}); the insights that shaped it get
+     * A person voted on an answer ({@code feedback.recorded.v1} at {@code seq}); the insights that shaped it get
      * {@code up}/{@code down} more votes. A second vote on the same answer takes the first one back (-1).
      */
     record RecordFeedback(String commandId, String userId, String sessionId, long seq, List<String> insightIds,
@@ -101,6 +102,18 @@ public sealed interface InsightCommand {
 
         public boolean allUsers() {
             return ALL_USERS.equals(userId);
+        }
+    }
+
+    /**
+     * A person asked the model to merge their duplicate and conflicting insights. The memory-service's refiner asks
+     * the model once, checks the answer, and answers with one {@link ApplyRefinement} whose id is
+     * {@link #resultId()} (with no merges when the answer was unusable); the keeper changes nothing for the request.
+     */
+    record RequestRefinement(String commandId, String userId) implements InsightCommand {
+        public String resultId() {
+            return java.util.UUID.nameUUIDFromBytes((commandId + "/refined")
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8)).toString();
         }
     }
 

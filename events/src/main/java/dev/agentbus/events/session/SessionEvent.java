@@ -151,7 +151,7 @@ public sealed interface SessionEvent {
      * the scores of the insights injected into that turn's prompt. A second vote on the same answer replaces the
      * first.
      */
-    @WireType("feedback.given.v1")
+    @WireType("feedback.recorded.v1")
     record FeedbackGiven(long seq, Vote vote, String givenBy) implements SessionEvent {
     }
 

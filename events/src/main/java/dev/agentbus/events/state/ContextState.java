@@ -1,5 +1,6 @@
 package dev.agentbus.events.state;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.agentbus.events.session.ContextFile;
 import dev.agentbus.events.session.InjectedInsight;
 
@@ -25,10 +26,13 @@ import java.util.List;
  * @param insights     the user's insights in the system prompt of the current (or last) turn
  *                     ({@code insights.injected.v1}), empty when none
  * @param incognito    the session was created incognito: no insight goes into its prompts, nothing is learned from it
+ *                     (both left out of the JSON while empty and false, so the state of a session without them reads
+ *                     as it did before)
  */
 public record ContextState(String preset, String systemPrompt, List<ContextFile> files, Gauge gauge,
                            Summary summary, Compacting compacting, int lastCompactionRequestAt,
-                           List<InjectedInsight> insights, boolean incognito) {
+                           @JsonInclude(JsonInclude.Include.NON_EMPTY) List<InjectedInsight> insights,
+                           @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean incognito) {
 
     public static final ContextState EMPTY = new ContextState(null, null, List.of(), Gauge.NONE, null, null, 0,
             List.of(), false);

@@ -26,7 +26,7 @@ import static dev.agentbus.gateway.auth.Callers.userOf;
 
 /**
  * {@code POST /api/v1/sessions/{id}/feedback {"seq": 5, "vote": "up"}}: a thumbs up or down on an answer. The vote
- * becomes {@code give_feedback.v1}, which the orchestrator records as {@code feedback.given.v1}; the memory-service
+ * becomes {@code give_feedback.v1}, which the orchestrator records as {@code feedback.recorded.v1}; the memory-service
  * then moves the scores of the insights that shaped that answer (docs/memory.md#feedback). Anyone who may write the
  * session may vote.
  */

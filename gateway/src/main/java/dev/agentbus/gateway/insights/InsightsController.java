@@ -9,6 +9,7 @@ import dev.agentbus.api.insights.InsightView;
 import dev.agentbus.gateway.errors.ApiException;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
+import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MediaType;
 import io.micronaut.http.annotation.Body;
 import io.micronaut.http.annotation.Consumes;
@@ -16,6 +17,7 @@ import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Delete;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.PathVariable;
+import io.micronaut.http.annotation.Post;
 import io.micronaut.http.annotation.Produces;
 import io.micronaut.http.annotation.Put;
 import io.micronaut.scheduling.TaskExecutors;
@@ -71,6 +73,32 @@ class InsightsController {
         // Deleted meanwhile (a clear from another tab): the edit changed nothing.
         Insight edited = next.find(id).orElseThrow(() -> ApiException.notFound("no insight " + id));
         return ApiJson.write(InsightView.of(edited, clock.instant()));
+    }
+
+    /** {@code waitSeconds}: how long to wait for the model's refinement, 0 to 120; absent: 60. */
+    public record RefineRequest(@Nullable Integer waitSeconds) {
+    }
+
+    /**
+     * The model merges duplicate and conflicting insights, all merges or none; protected ones stay as they are.
+     * Answered with the new list once applied, or 202 with the request's id when the wait ran out (it still applies).
+     */
+    @Post("/refine")
+    @Produces(MediaType.APPLICATION_JSON)
+    public HttpResponse<String> refine(@Body @Nullable RefineRequest body, HttpRequest<?> request)
+            throws InterruptedException {
+        int wait = body == null || body.waitSeconds() == null ? 60 : body.waitSeconds();
+        if (wait < 0 || wait > 120) {
+            throw ApiException.badRequest("waitSeconds must be from 0 to 120");
+        }
+        var asked = insights.requestRefinement(userOf(request));
+        var refined = insights.awaitRefined(asked, wait * 1000L);
+        if (refined.isPresent()) {
+            return HttpResponse.ok(list(refined.get()));
+        }
+        return HttpResponse.accepted().body(ApiJson.write(java.util.Map.of("requestId", asked.commandId(),
+                "message", "the refinement is queued: the memory-service applies it when the model has answered "
+                        + "(it needs distillation on)")));
     }
 
     @Delete("/{id}")

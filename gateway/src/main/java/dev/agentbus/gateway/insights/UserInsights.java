@@ -94,6 +94,27 @@ class UserInsights {
         return send(new InsightCommand.DeleteInsight(newId(), user, insightId));
     }
 
+    /** Asks the memory-service to have the model merge the user's duplicate and conflicting insights. */
+    InsightCommand.RequestRefinement requestRefinement(String user) throws InterruptedException {
+        var request = new InsightCommand.RequestRefinement(newId(), user);
+        publish(request);
+        return request;
+    }
+
+    /** The set once the refinement's result was applied, or empty after {@code waitMs}. */
+    java.util.Optional<InsightSet> awaitRefined(InsightCommand.RequestRefinement request, long waitMs)
+            throws InterruptedException {
+        long deadline = System.currentTimeMillis() + waitMs;
+        do {
+            var set = view.get(request.userId());
+            if (set.isPresent() && request.resultId().equals(set.get().lastCommandId())) {
+                return set;
+            }
+            Thread.sleep(20);
+        } while (System.currentTimeMillis() < deadline);
+        return java.util.Optional.empty();
+    }
+
     InsightSet clear(String user) throws InterruptedException {
         return send(new InsightCommand.ClearInsights(newId(), user));
     }
@@ -103,6 +124,12 @@ class UserInsights {
     }
 
     private InsightSet send(InsightCommand command) throws InterruptedException {
+        publish(command);
+        return awaitApplied(command.userId(), command.commandId(), WAIT_MS,
+                "the memory-service did not apply the change within 10 s; it is queued and will apply when it runs");
+    }
+
+    private void publish(InsightCommand command) throws InterruptedException {
         var record = new ProducerRecord<>(Topics.INSIGHT_COMMANDS.name(), command.userId(),
                 EventCodec.encodeValue(command));
         TraceHeaders.inject(TraceHeaders.newTrace(), record.headers());
@@ -112,11 +139,11 @@ class UserInsights {
             throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, "Kafka did not accept the change: "
                     + e.getMessage());
         }
-        return awaitApplied(command.userId(), command.commandId());
     }
 
-    private InsightSet awaitApplied(String user, String commandId) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + WAIT_MS;
+    private InsightSet awaitApplied(String user, String commandId, long waitMs, String late)
+            throws InterruptedException {
+        long deadline = System.currentTimeMillis() + waitMs;
         while (System.currentTimeMillis() < deadline) {
             var set = view.get(user);
             if (set.isPresent() && commandId.equals(set.get().lastCommandId())) {
@@ -124,8 +151,7 @@ class UserInsights {
             }
             Thread.sleep(20);
         }
-        throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE,
-                "the memory-service did not apply the change within 10 s; it is queued and will apply when it runs");
+        throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, late);
     }
 
     @PreDestroy

@@ -256,6 +256,8 @@ class IsolationIT {
         p.put("GET /api/v1/memory/insights", Probe.of(Expect.CALLERS_OWN, "GET", "/api/v1/memory/insights", null));
         p.put("PUT /api/v1/memory/insights/{id}", Probe.of(Expect.NOT_FOUND, "PUT",
                 "/api/v1/memory/insights/ins_guessed", Map.of("pinned", true)));
+        p.put("POST /api/v1/memory/insights/refine", Probe.of(Expect.CALLERS_OWN, "POST",
+                "/api/v1/memory/insights/refine", Map.of("waitSeconds", 0)));
         p.put("DELETE /api/v1/memory/insights/{id}", Probe.of(Expect.NOT_FOUND, "DELETE",
                 "/api/v1/memory/insights/ins_guessed", null));
         p.put("DELETE /api/v1/memory/insights", Probe.of(Expect.CALLERS_OWN, "DELETE", "/api/v1/memory/insights",

@@ -18,7 +18,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 
 /**
- * Turns the session log's {@code insights.injected.v1} and {@code feedback.given.v1} into insight commands: each
+ * Turns the session log's {@code insights.injected.v1} and {@code feedback.recorded.v1} into insight commands: each
  * injection uses its insights once more; each vote on an answer goes to the insights injected into that answer's
  * turn (the latest injection at or before the answer's seq), a second vote on the same answer taking the first one
  * back. This is lm-chat's feedback propagation: a thumbs on an answer reaches the memories that shaped it.

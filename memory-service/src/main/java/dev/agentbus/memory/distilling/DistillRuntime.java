@@ -37,7 +37,8 @@ class DistillRuntime {
         distiller = new Distiller(kafka, new ModelClient(server.forExtraction(settings)), settings);
         distiller.start();
         rebuilder = new Rebuilder(kafka, new Extractor(new ModelClient(server.forExtraction(settings)),
-                settings.maxTurnChars()), settings.rebuildConcurrency());
+                settings.maxTurnChars()), settings.rebuildConcurrency(),
+                new Refiner(kafka, new ModelClient(server.forExtraction(settings))));
         rebuilder.start();
         LOG.info("distilling insights from completed turns with {}", server);
     }

@@ -32,7 +32,12 @@ final class MemoryRebuild {
         InsightSet set = InsightSet.empty(userId);
         for (int n = 0; n < turns.size(); n++) {
             CompletedTurn turn = turns.get(n);
-            set = InsightBook.apply(set, Extractor.command(turn, found.get(n)), turn.endedAt());
+            var live = Extractor.command(turn, found.get(n));
+            // Ids of their own (from the rebuild's id): a new insight must not take the id of one that stays.
+            var rebuilt = new InsightCommand.RecordDistillation(UUID.nameUUIDFromBytes((rebuildId + "/"
+                    + live.commandId()).getBytes(StandardCharsets.UTF_8)).toString(), live.userId(), live.sessionId(),
+                    live.turnEndSeq(), live.seqs(), live.insights());
+            set = InsightBook.apply(set, rebuilt, turn.endedAt());
         }
         String commandId = UUID.nameUUIDFromBytes((rebuildId + "/" + userId).getBytes(StandardCharsets.UTF_8))
                 .toString();

@@ -34,6 +34,9 @@ import java.util.concurrent.TimeoutException;
  * user's new set is one command to the insight keeper, which swaps it in in one version: a reader sees the old set
  * or the new one, never a mix, and a rebuild that fails part-way sends nothing for that user.
  *
+ * <p>It also answers a person's request to refine their insights ({@link Refiner}): both are requests on the
+ * commands topic that need the model server, handled one at a time in the order asked.
+ *
  * <p>It has its own consumer group on the commands topic and commits a request once it was handled (done or
  * failed): a rebuild is never retried in a loop; one interrupted by a crash runs again at the next start.
  */
@@ -44,11 +47,13 @@ final class Rebuilder implements AutoCloseable {
     private final KafkaSettings kafka;
     private final Extractor extractor;
     private final int concurrency;
+    private final Refiner refiner;
     private final KafkaProducer<String, byte[]> producer;
     private final ServiceLoop loop;
 
-    Rebuilder(KafkaSettings kafka, Extractor extractor, int concurrency) {
+    Rebuilder(KafkaSettings kafka, Extractor extractor, int concurrency, Refiner refiner) {
         this.kafka = kafka;
+        this.refiner = refiner;
         this.extractor = extractor;
         this.concurrency = concurrency;
         this.producer = new KafkaProducer<>(kafka.producer("memory-rebuilder"));
@@ -74,6 +79,13 @@ final class Rebuilder implements AutoCloseable {
                     }
                     if (command instanceof InsightCommand.RequestRebuild request) {
                         rebuild(request, r);
+                    } else if (command instanceof InsightCommand.RequestRefinement request) {
+                        try {
+                            send(refiner.refine(request), r);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                            return;
+                        }
                     }
                 }
                 if (!records.isEmpty()) {
@@ -147,6 +159,7 @@ final class Rebuilder implements AutoCloseable {
     @Override
     public void close() {
         loop.close();
+        refiner.close();
         producer.close(Duration.ofSeconds(2));
     }
 }

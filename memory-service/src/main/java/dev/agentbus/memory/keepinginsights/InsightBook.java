@@ -68,6 +68,8 @@ public final class InsightBook {
             // The rebuilder acts on it; the set is not touched (the keeper does not write for it, see InsightKeeper).
             case InsightCommand.RequestRebuild r -> {
             }
+            case InsightCommand.RequestRefinement r -> {
+            }
             case InsightCommand.ApplyRefinement r -> insights = Refining.apply(insights, r, now);
         }
         return new InsightSet(command.userId(), current.version() + 1, capped(insights, now), distilled, now,

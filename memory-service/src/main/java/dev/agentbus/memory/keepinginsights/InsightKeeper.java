@@ -73,8 +73,8 @@ final class InsightKeeper implements Handler<InsightCommand>, AutoCloseable {
         Map<String, InsightSet> written = new HashMap<>();
         for (Decoded<InsightCommand> d : records) {
             InsightCommand command = d.value();
-            if (command instanceof InsightCommand.RequestRebuild) {
-                // The rebuilder's to act on; it answers with the new sets as commands of their own.
+            if (command instanceof InsightCommand.RequestRebuild || command instanceof InsightCommand.RequestRefinement) {
+                // The rebuilder's and the refiner's to act on; they answer with commands of their own.
                 continue;
             }
             InsightSet current = written.getOrDefault(command.userId(),

@@ -97,10 +97,23 @@ class InsightScoringCommandsTest {
                 Map.of("s1", 3L, "s2", 12L)), T);
 
         assertThat(next.version()).isEqualTo(voted.version() + 1);
-        assertThat(next.insights()).extracting(Insight::id).containsExactlyInAnyOrder("name", "new-tabs", "go");
-        assertThat(next.find("new-tabs").orElseThrow().upVotes()).isEqualTo(1);
+        // The same fact keeps its id, so votes recorded against it in the log still find it.
+        assertThat(next.insights()).extracting(Insight::id).containsExactlyInAnyOrder("name", "tabs", "go");
+        assertThat(next.find("tabs").orElseThrow().upVotes()).isEqualTo(1);
+        assertThat(next.find("tabs").orElseThrow().text()).isEqualTo("Prefers tabs.");
         assertThat(next.distilledUpTo()).containsEntry("s2", 12L);
         assertThat(next.lastRebuildId()).isEqualTo("rb1");
+    }
+
+    @Test
+    void given_a_rebuilt_insight_whose_id_is_taken_by_one_that_stays_then_the_one_that_stays_wins() {
+        Insight clash = Insight.distilled("name", InsightCategory.SKILL, "writes Go", 0.6,
+                new InsightSource("s1", List.of(2L)), T);
+
+        InsightSet next = InsightBook.apply(SET, new ReplaceDistilled("r2", "alice", "rb2", List.of(clash), Map.of()), T);
+
+        assertThat(next.insights()).extracting(Insight::id).containsExactly("name");
+        assertThat(next.find("name").orElseThrow().text()).isEqualTo("is called Ada");
     }
 
     @Test
