@@ -293,6 +293,17 @@ export class ChatView {
             item.error ? h('pre', { class: 'error', 'aria-label': 'Error' }, item.error) : null,
             item.diff ? h('pre', { class: 'diff', 'aria-label': 'Changes' }, item.diff) : null),
           item.decision ? h('p', { class: 'decision' }, decisionText(item.decision)) : null);
+      case 'subagent':
+        return h('li', { class: `subagent-card ${item.outcome ? 'finished' : 'running'}`, 'data-testid': 'subagent-card',
+            'data-outcome': item.outcome || 'RUNNING' },
+          h('span', { class: 'subagent-label' }, 'Sub-agent '),
+          h('a', { href: `#/s/${item.sessionId}`, 'data-testid': 'subagent-link' }, item.description || item.sessionId),
+          h('span', { class: 'subagent-status' }, item.outcome ? ` ${item.outcome.toLowerCase().replace('_', ' ')}`
+            : ' working…'));
+      case 'parent':
+        return h('li', { class: 'notice subagent-parent', 'data-testid': 'subagent-parent' },
+          'A sub-agent, started by ', h('a', { href: `#/s/${item.sessionId}`, 'data-testid': 'parent-link' },
+            'its parent session'), '.');
       default:
         return h('li', { class: 'notice' }, item.text);
     }

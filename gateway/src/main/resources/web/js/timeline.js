@@ -108,6 +108,8 @@ function summary(e) {
     case 'approval.decided.v1': return `${(d.decision || '').toLowerCase()}${d.decidedBy ? ` by ${d.decidedBy}` : ''}`
       + `${d.note ? `: ${cut(d.note, 80)}` : ''}`;
     case 'notification.posted.v1': return cut(d.message);
+    case 'sub_agent.started.v1': return `${cut(d.description, 80)} (sub-agent ${d.childSessionId})`;
+    case 'sub_agent.finished.v1': return `${d.outcome} (sub-agent ${d.childSessionId})`;
     default: return '';
   }
 }

@@ -23,6 +23,7 @@ export const EVENT_TYPES = [
   'wait.scheduled.v1', 'wait.ended.v1', 'turn.ended.v1', 'input.rejected.v1', 'notification.posted.v1',
   'permission_mode.changed.v1', 'approval.requested.v1', 'approval.decided.v1',
   'session.renamed.v1', 'whisper.queued.v1', 'whisper.delivered.v1', 'loop.warned.v1', 'feedback.recorded.v1',
+  'sub_agent.started.v1', 'sub_agent.finished.v1',
   ...PLANNING_TYPES, ...CONTEXT_TYPES,
 ];
 
@@ -57,6 +58,10 @@ export function applyEvent(t, envelope) {
       t.title = d.title || '';
       t.mode = (d.mode || 'AUTO').toLowerCase();
       t.incognito = !!d.incognito;
+      if (d.subAgentOf) {
+        // A sub-agent: its first event links it to the parent whose task call started it.
+        add(t, 'parent', { kind: 'parent', sessionId: d.subAgentOf.parentSessionId, callId: d.subAgentOf.callId });
+      }
       break;
     case 'feedback.recorded.v1': {
       // The thumbs on an answer show the latest vote on it; a second vote replaces the first.
@@ -64,6 +69,23 @@ export function applyEvent(t, envelope) {
       if (item) {
         item.vote = d.vote;
         touch(t, item.key);
+      }
+      break;
+    }
+    case 'sub_agent.started.v1': {
+      // The task call's card stays where the model asked for it; the child gets a card of its own that links to it.
+      const call = touch(t, `tool-${d.callId}`);
+      if (call && call.status === 'pending') {
+        call.status = 'running';
+      }
+      add(t, `subagent-${d.callId}`, { kind: 'subagent', callId: d.callId, sessionId: d.childSessionId,
+        description: d.description, outcome: null });
+      break;
+    }
+    case 'sub_agent.finished.v1': {
+      const item = touch(t, `subagent-${d.callId}`);
+      if (item) {
+        item.outcome = d.outcome;
       }
       break;
     }

@@ -38,6 +38,8 @@ import java.util.Map;
  * @param taskState  the batch job's checkpoint; absent before the first
  * @param model      the session's own model and sampling, and what its latest model call asked for
  *                   ({@link SessionModel}); absent when the session never chose one nor made a call that asked
+ * @param parent     for a sub-agent: the session whose {@code task} call started it, and that call; absent otherwise
+ * @param children   the sub-agents this session's {@code task} calls started, in order; absent when none
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SessionDetails(String sessionId, String userId, String title, String status, long lastSeq,
@@ -49,7 +51,7 @@ public record SessionDetails(String sessionId, String userId, String title, Stri
                              List<PendingApproval> pendingApprovals, List<String> alwaysAllowed,
                              List<QueuedWhisper> queuedWhispers, Context context, boolean planFirst,
                              List<PlanningView.Todo> todos, PlanningView.Plan plan, PlanningView.TaskState taskState,
-                             SessionModel model) {
+                             SessionModel model, Parent parent, List<Child> children) {
 
     public static SessionDetails of(SessionState s) {
         PlanningView planning = PlanningView.of(s.planning());
@@ -63,7 +65,36 @@ public record SessionDetails(String sessionId, String userId, String title, Stri
                 s.permissionMode().wireName(), s.pendingApprovals().stream().map(PendingApproval::of).toList(),
                 s.alwaysAllowed(), s.queuedWhispers().stream().map(QueuedWhisper::of).toList(),
                 Context.of(s.context()), planning.planFirst(), planning.todos(), planning.plan(), planning.taskState(),
-                SessionModel.of(s.models()));
+                SessionModel.of(s.models()), Parent.of(s.subAgents().parent()),
+                s.subAgents().children().isEmpty() ? null
+                        : s.subAgents().children().stream().map(Child::of).toList());
+    }
+
+    /**
+     * The session that started this one (a sub-agent) with its {@code task} call, and what it may do.
+     *
+     * @param tools         the only tools the sub-agent is offered
+     * @param maxIterations its own cap on model calls
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Parent(String sessionId, String callId, List<String> tools, int maxIterations) {
+        static Parent of(dev.agentbus.events.session.SubAgentOf p) {
+            return p == null ? null : new Parent(p.parentSessionId(), p.callId(), p.tools(), p.maxIterations());
+        }
+    }
+
+    /**
+     * A sub-agent this session started.
+     *
+     * @param status {@code RUNNING} until its result came back, then how its turn ended ({@code COMPLETED},
+     *               {@code CANCELLED}, {@code ITERATION_CAP}, {@code ERROR} or {@code LOOP_DETECTED})
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Child(String sessionId, String callId, String description, String status) {
+        static Child of(dev.agentbus.events.state.SubAgents.Child c) {
+            return new Child(c.sessionId(), c.callId(), c.description(),
+                    c.outcome() == null ? "RUNNING" : c.outcome().name());
+        }
     }
 
     /** A person's note to the running turn ({@code POST /api/v1/sessions/{id}/whisper}), not yet given to the model. */

@@ -14,13 +14,15 @@ import java.time.Instant;
  * @param status      {@code IDLE}, {@code RUNNING}, {@code WAITING} or {@code AWAITING_APPROVAL}
  * @param lastOutcome {@code COMPLETED}, {@code CANCELLED}, {@code ITERATION_CAP}, {@code ERROR} or
  *                    {@code LOOP_DETECTED}
+ * @param parentSessionId for a sub-agent, the session whose {@code task} call started it; null for every other
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record SessionListEntry(String id, String title, String owner, String status, Instant createdAt, Instant updatedAt,
-                               long lastSeq, Usage usage, String lastOutcome) {
+                               long lastSeq, Usage usage, String lastOutcome, String parentSessionId) {
 
     public static SessionListEntry of(SessionState s) {
         return new SessionListEntry(s.sessionId(), s.title(), s.userId(), s.status().name(), s.createdAt(),
-                s.updatedAt(), s.lastSeq(), Usage.of(s.usage()), s.lastOutcome() == null ? null : s.lastOutcome().name());
+                s.updatedAt(), s.lastSeq(), Usage.of(s.usage()), s.lastOutcome() == null ? null : s.lastOutcome().name(),
+                s.subAgents().parent() == null ? null : s.subAgents().parent().parentSessionId());
     }
 }

@@ -114,4 +114,37 @@ class SessionDetailsTest {
         assertThat(Json.mapper().readTree(ApiJson.write(SessionDetails.of(Histories.waiting()))).has("model"))
                 .isFalse();
     }
+
+    @Test
+    void a_parent_shows_its_children_and_a_child_its_parent_in_its_state_and_in_the_list() throws Exception {
+        var parent = Histories.fold("ses-p", List.of(
+                new SessionEvent.SessionCreated("parent"),
+                new SessionEvent.UserMessagePosted("split it"),
+                new SessionEvent.ModelCallStarted("r1", 1),
+                new SessionEvent.ModelCallCompleted("r1", "m", "", null, List.of(
+                        new dev.agentbus.events.session.ToolCallSpec("t1", "task", "{\"prompt\":\"a\"}"),
+                        new dev.agentbus.events.session.ToolCallSpec("t2", "task", "{\"prompt\":\"b\"}")),
+                        null, "tool_calls"),
+                new SessionEvent.SubAgentStarted("t1", "ses-c1", "a", List.of("read"), 5),
+                new SessionEvent.SubAgentStarted("t2", "ses-c2", "b", List.of("read"), 5),
+                new SessionEvent.SubAgentFinished("t1", "ses-c1", dev.agentbus.events.session.TurnOutcome.COMPLETED)));
+        var child = Histories.fold("ses-c1", List.of(new SessionEvent.SessionCreated("Sub-agent: a",
+                dev.agentbus.events.session.PermissionMode.AUTO,
+                new dev.agentbus.events.session.SubAgentOf("ses-p", "t1", List.of("read"), 5))));
+
+        var parentJson = Json.mapper().readTree(ApiJson.write(SessionDetails.of(parent)));
+        var childJson = Json.mapper().readTree(ApiJson.write(SessionDetails.of(child)));
+
+        assertThat(parentJson.get("children").toString()).isEqualTo(
+                "[{\"sessionId\":\"ses-c1\",\"callId\":\"t1\",\"description\":\"a\",\"status\":\"COMPLETED\"},"
+                        + "{\"sessionId\":\"ses-c2\",\"callId\":\"t2\",\"description\":\"b\",\"status\":\"RUNNING\"}]");
+        assertThat(parentJson.has("parent")).isFalse();
+        assertThat(childJson.get("parent").toString()).isEqualTo(
+                "{\"sessionId\":\"ses-p\",\"callId\":\"t1\",\"tools\":[\"read\"],\"maxIterations\":5}");
+        assertThat(childJson.has("children")).isFalse();
+        assertThat(SessionListEntry.of(child).parentSessionId()).isEqualTo("ses-p");
+        assertThat(SessionListEntry.of(parent).parentSessionId()).isNull();
+        assertThat(ApiJson.read(ApiJson.write(SessionDetails.of(parent)), SessionDetails.class))
+                .isEqualTo(SessionDetails.of(parent));
+    }
 }

@@ -51,6 +51,7 @@ public interface InterruptHook {
                 try {
                     action.run();
                 } finally {
+                    BeforeHalt.runAll();
                     Runtime.getRuntime().halt(ExitCodes.INTERRUPTED);
                 }
             }, "agentbus-interrupt");

@@ -17,7 +17,7 @@ import java.util.Optional;
 /** One overlay of deploy/k8s, built and read into typed resources. */
 record Build(String overlay, List<ObjectNode> manifests, List<HasMetadata> resources) {
     static final Path K8S = locate();
-    static final List<String> OVERLAYS = List.of("dev", "production");
+    static final List<String> OVERLAYS = List.of("dev", "production", "pod-sandboxes");
 
     static Build of(String overlay) {
         List<ObjectNode> manifests = Kustomization.build(K8S.resolve("overlays").resolve(overlay));

@@ -63,7 +63,7 @@ class DeploymentManifestsTest {
     void everyResourceFileOfTheBaseAndOverlaysReadsIntoItsTypedModel() throws IOException {
         List<Path> checked = new ArrayList<>();
         for (Path directory : List.of(Build.K8S.resolve("base"), Build.K8S.resolve("overlays/dev"),
-                Build.K8S.resolve("overlays/production"))) {
+                Build.K8S.resolve("overlays/production"), Build.K8S.resolve("overlays/pod-sandboxes"))) {
             var kustomization = Yaml.object(directory.resolve("kustomization.yaml"));
             for (var entry : kustomization.path("resources")) {
                 Path path = directory.resolve(entry.asText()).normalize();
@@ -113,7 +113,9 @@ class DeploymentManifestsTest {
             assertThat(container.getImage()).startsWith("agentbus/" + service + ":");
             assertThat(container.getResources().getRequests()).containsKeys("cpu", "memory");
             assertThat(container.getResources().getLimits()).containsKey("memory");
-            assertThat(pod.getSpec().getAutomountServiceAccountToken()).isFalse();
+            // Only a worker that makes sandbox pods through the API gets a token (overlays/pod-sandboxes).
+            assertThat(pod.getSpec().getAutomountServiceAccountToken()).as(service)
+                    .isEqualTo(service.equals("sandbox-worker") && makesSandboxPods(container));
             assertThat(env(container)).containsKey("AGENTBUS_INSTANCE_ID");
             assertThat(env(container).get("AGENTBUS_INSTANCE_ID").getValueFrom().getFieldRef().getFieldPath())
                     .as("each replica its own instance id").isEqualTo("metadata.name");
@@ -130,8 +132,10 @@ class DeploymentManifestsTest {
                 assertThat(security.getCapabilities().getAdd()).as(c.getName()).isEmpty();
                 assertThat(security.getPrivileged()).as(c.getName()).isNotEqualTo(Boolean.TRUE);
             }
-            // Only the worker leaves its seccomp profile unset, for bubblewrap's user namespaces (README).
-            if (entry.getKey().equals("sandbox-worker")) {
+            // Only the worker leaves its seccomp profile unset, for bubblewrap's user namespaces (README); one that
+            // makes sandbox pods instead runs no bubblewrap.
+            if (entry.getKey().equals("sandbox-worker")
+                    && !makesSandboxPods(entry.getValue().getSpec().getContainers().getFirst())) {
                 assertThat(podSecurity.getSeccompProfile()).as(entry.getKey()).isNull();
             } else {
                 assertThat(podSecurity.getSeccompProfile().getType()).as(entry.getKey()).isEqualTo("RuntimeDefault");
@@ -238,7 +242,7 @@ class DeploymentManifestsTest {
         String configurationDoc = Files.readString(Build.K8S.resolve("../../docs/configuration.md"));
         Set<String> secrets = new HashSet<>(build.all(Secret.class).stream().map(s -> s.getMetadata().getName())
                 .toList());
-        if (overlay.equals("production")) {
+        if (!overlay.equals("dev")) { // production, and the overlays built on it
             secrets.addAll(EXTERNAL_SECRETS);
         }
         for (var entry : build.podTemplates().entrySet()) {
@@ -415,6 +419,12 @@ class DeploymentManifestsTest {
             }
         }
         return policies;
+    }
+
+    /** Whether the worker is told to use the pod backend (an explicit env entry wins over its ConfigMaps). */
+    private static boolean makesSandboxPods(Container c) {
+        EnvVar backend = env(c).get("AGENTBUS_SANDBOX_BACKEND");
+        return backend != null && "kubernetes".equals(backend.getValue());
     }
 
     private static Map<String, EnvVar> env(Container c) {

@@ -45,6 +45,24 @@ class OverlayBuildTest {
                     .hasSize(1);
             assertThat(byName).doesNotContainKey("Secret/agentbus-secrets");
         }
+        ObjectNode worker = byName.get("Deployment/sandbox-worker");
+        if (overlay.equals("pod-sandboxes")) {
+            assertThat(worker.at("/spec/template/spec/serviceAccountName").asText()).isEqualTo("sandbox-worker");
+            assertThat(worker.at("/spec/template/spec/automountServiceAccountToken").asBoolean()).isTrue();
+            assertThat(worker.at("/spec/template/spec/securityContext/seccompProfile/type").asText())
+                    .isEqualTo("RuntimeDefault");
+            assertThat(worker.at("/spec/template/spec/containers/0/env").findValuesAsText("value"))
+                    .contains("kubernetes");
+            // the Role grants what KubernetesBackend does, and the binding gives it to the worker's account
+            assertThat(byName.get("Role/sandbox-pods").at("/rules").toString())
+                    .contains("\"pods\"").contains("\"pods/exec\"").contains("\"create\"").contains("\"delete\"");
+            assertThat(byName.get("RoleBinding/sandbox-worker-sandbox-pods").at("/subjects/0/name").asText())
+                    .isEqualTo("sandbox-worker");
+            assertThat(byName).containsKey("ServiceAccount/sandbox-worker")
+                    .containsKey("NetworkPolicy/sandbox-worker-to-the-kubernetes-api");
+        } else {
+            assertThat(worker.at("/spec/template/spec/serviceAccountName").isMissingNode()).isTrue();
+        }
     }
 
     /**

@@ -18,6 +18,9 @@ import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
@@ -45,7 +48,8 @@ final class TypedModels {
     private static final Map<String, Class<? extends HasMetadata>> KINDS = List.of(ConfigMap.class, Secret.class,
                     Service.class, Namespace.class, PersistentVolumeClaim.class, Deployment.class,
                     StatefulSet.class, PodDisruptionBudget.class, HorizontalPodAutoscaler.class,
-                    NetworkPolicy.class, Ingress.class, Kafka.class, KafkaNodePool.class, KafkaTopic.class)
+                    NetworkPolicy.class, Ingress.class, Kafka.class, KafkaNodePool.class, KafkaTopic.class,
+                    ServiceAccount.class, Role.class, RoleBinding.class)
             .stream().collect(Collectors.toMap(TypedModels::key, Function.identity()));
 
     private static final ObjectMapper STRICT = strictMapper();

@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * The latest value per key of a (compacted) topic, kept in memory by reading the whole topic from the start and
@@ -21,6 +22,8 @@ public final class CompactedTopicView<V> implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(CompactedTopicView.class);
 
     private final Map<String, V> values = new ConcurrentHashMap<>();
+    /** Notified after every change of {@link #values}, for {@link #awaitValue}. */
+    private final Object changed = new Object();
     private final CountDownLatch caughtUp = new CountDownLatch(1);
     private final KafkaSettings kafka;
     private final String clientId;
@@ -67,6 +70,26 @@ public final class CompactedTopicView<V> implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits until the key's value (empty: none) satisfies {@code until}, for a writer that answers a request once
+     * its own change is visible here. Woken by each change the view reads, so it costs nothing while it waits.
+     *
+     * @return whether it was satisfied within the timeout
+     */
+    public boolean awaitValue(String key, Predicate<Optional<V>> until, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (changed) {
+            while (!until.test(get(key))) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.timedWait(changed, left);
+            }
+            return true;
+        }
+    }
+
     public boolean awaitCaughtUp(Duration timeout) throws InterruptedException {
         return caughtUp.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
@@ -81,12 +104,16 @@ public final class CompactedTopicView<V> implements AutoCloseable {
         }
         if (r.value() == null) {
             values.remove(r.key());
-            return;
+        } else {
+            try {
+                values.put(r.key(), decoder.apply(r.value()));
+            } catch (RuntimeException e) {
+                LOG.warn("skipping unreadable value in {} at offset {}: {}", topic, r.offset(), e.getMessage());
+                return;
+            }
         }
-        try {
-            values.put(r.key(), decoder.apply(r.value()));
-        } catch (RuntimeException e) {
-            LOG.warn("skipping unreadable value in {} at offset {}: {}", topic, r.offset(), e.getMessage());
+        synchronized (changed) {
+            changed.notifyAll();
         }
     }
 

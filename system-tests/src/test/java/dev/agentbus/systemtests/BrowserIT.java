@@ -136,6 +136,35 @@ class BrowserIT extends OnStandaloneStack {
     }
 
     @Test
+    void a_task_call_shows_a_card_that_links_to_its_sub_agent_whose_chat_links_back_to_the_parent() {
+        logIn();
+        model.replyToolCall("task", "{\"description\":\"count the apples\",\"prompt\":\"How many apples?\"}")
+                .replyText("There are 3 apples.")
+                .replyText("The sub-agent counted 3 apples.");
+        byTestId("new-session").click();
+        send("delegate the count");
+        String parent = currentSession();
+
+        WebElement card = wait(ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector("[data-testid=subagent-card][data-outcome=COMPLETED]")));
+        assertThat(card.getText()).contains("Sub-agent").contains("count the apples").contains("completed");
+        waitForAnswer("The sub-agent counted 3 apples.");
+        String child = chrome.findElement(By.cssSelector("[data-testid=subagent-link]")).getAttribute("href")
+                .replaceFirst(".*#/s/", "");
+        assertThat(child).isNotEqualTo(parent);
+
+        chrome.findElement(By.cssSelector("[data-testid=subagent-link]")).click();
+
+        wait(d -> currentSession().equals(child) ? true : null);
+        waitForAnswer("There are 3 apples.");
+        assertThat(visible("subagent-parent").getText()).contains("A sub-agent, started by its parent session");
+        assertThat(byTestId("message-user").findElement(By.tagName("p")).getText()).isEqualTo("How many apples?");
+        byTestId("parent-link").click();
+        wait(d -> currentSession().equals(parent) ? true : null);
+        visible("subagent-card");
+    }
+
+    @Test
     void the_timeline_steps_through_the_events_and_forks_at_one() {
         logIn();
         model.replyText("the first answer");

@@ -66,17 +66,11 @@ class ContextIT {
     private static List<EventEnvelope> turn(GatewayClient gw, String id, String text, int turnsBefore)
             throws InterruptedException {
         gw.postMessage(id, text);
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (true) {
-            List<EventEnvelope> log = gw.log(id);
-            if (events(log, TurnEnded.class).size() > turnsBefore) {
-                // The view answers the next message; wait until it has seen the end too.
-                SteeringIT.awaitView(gw, id, "\"status\":\"IDLE\"");
-                return log;
-            }
-            assertThat(System.nanoTime()).as("turn " + (turnsBefore + 1) + " ended").isLessThan(deadline);
-            Thread.sleep(100);
-        }
+        Poll.until("turn " + (turnsBefore + 1) + " to end", WAIT,
+                () -> events(gw.log(id), TurnEnded.class).size() > turnsBefore);
+        // The view answers the next message; wait until it has seen the end too.
+        SteeringIT.awaitView(gw, id, "\"status\":\"IDLE\"");
+        return gw.log(id);
     }
 
     @Test

@@ -4,6 +4,9 @@ import dev.agentbus.broker.EmbeddedKafkaBroker;
 import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ModelCallStarted;
+import dev.agentbus.events.session.SessionEvent.SessionCreated;
+import dev.agentbus.events.session.SessionEvent.SubAgentFinished;
+import dev.agentbus.events.session.SessionEvent.SubAgentStarted;
 import dev.agentbus.events.session.SessionEvent.ToolCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ToolCallRequested;
 import dev.agentbus.events.session.SessionEvent.ToolCallStarted;
@@ -156,6 +159,54 @@ class FaultSuiteIT {
     }
 
     @Test
+    void killing_the_orchestrator_while_a_sub_agent_runs_neither_loses_nor_repeats_the_child() throws Exception {
+        // The parent delegates; the child runs a slow command (it leaves a trace of every run) and the orchestrator,
+        // which owns both sessions' logs, dies while it runs. The child's start was recorded once with the parent's
+        // decision, and its result must reach the parent through the bus after the restart.
+        model.replyToolCall("task", "{\"description\":\"count\",\"prompt\":\"Run the count.\","
+                        + "\"tools\":[\"shell\"]}")
+                .replyToolCall("shell", "{\"command\":\"sleep 3; echo ran >> runs.txt; echo counted 7\"}")
+                .replyText("The count is 7.")
+                .replyText("The sub-agent says: the count is 7.");
+        String id = gateway.createSession("crash with a sub-agent");
+        try (SseFollower client = new SseFollower(gateway, id)) {
+            gateway.postMessage(id, "delegate the count");
+            String child = events(gateway.awaitLog(id, e -> e.event() instanceof SubAgentStarted,
+                    Duration.ofSeconds(60)), SubAgentStarted.class).getFirst().childSessionId();
+            gateway.awaitLog(child, e -> e.event() instanceof ToolCallStarted, Duration.ofSeconds(60));
+
+            orchestrator.kill9();
+            assertThat(orchestrator.isAlive()).isFalse();
+            orchestrator.start();
+
+            // parent, child, child again with the command's result, parent again with the child's answer
+            List<EventEnvelope> log = assertSessionSurvived(id, client, 4);
+            assertThat(events(log, TurnEnded.class).getFirst().answer())
+                    .isEqualTo("The sub-agent says: the count is 7.");
+            assertThat(events(log, SubAgentStarted.class)).as("the child was started once").singleElement();
+            assertThat(events(log, SubAgentFinished.class)).singleElement()
+                    .satisfies(f -> assertThat(f.outcome()).isEqualTo(TurnOutcome.COMPLETED));
+            assertThat(events(log, ToolCallCompleted.class)).singleElement()
+                    .satisfies(c -> assertThat(c.output()).isEqualTo("The count is 7."));
+
+            List<EventEnvelope> childLog = gateway.awaitLog(child, e -> e.event() instanceof TurnEnded,
+                    Duration.ofSeconds(30));
+            assertThat(childLog).as("the child's seq has no gap and no duplicate").extracting(EventEnvelope::seq)
+                    .containsExactlyElementsOf(LongStream.rangeClosed(1, childLog.size()).boxed().toList());
+            assertThat(childLog.stream().filter(e -> e.event() instanceof SessionCreated)).as("created once")
+                    .hasSize(1);
+            assertThat(events(childLog, TurnEnded.class)).singleElement()
+                    .satisfies(t -> assertThat(t.answer()).isEqualTo("The count is 7."));
+            assertThat(events(childLog, ToolCallStarted.class)).singleElement();
+            assertThat(events(childLog, ToolCallCompleted.class)).singleElement()
+                    .satisfies(c -> assertThat(c.output()).contains("counted 7"));
+            assertThat(Files.readAllLines(workspace(child).resolve("runs.txt"))).as("the child's command ran once")
+                    .containsExactly("ran");
+            assertThat(gateway.get("/api/v1/sessions/" + id).json().get("children")).hasSize(1);
+        }
+    }
+
+    @Test
     void killing_the_orchestrator_before_a_model_response_was_recorded_asks_only_that_decision_again()
             throws Exception {
         // The second answer is slow: the orchestrator dies while it waits for it, so that decision was never
@@ -295,9 +346,12 @@ class FaultSuiteIT {
         List<String> started = events(log, ToolCallStarted.class).stream().map(ToolCallStarted::callId).toList();
         assertThat(started).as("no tool call started twice").doesNotHaveDuplicates();
         List<String> answered = events(log, ToolCallCompleted.class).stream().map(ToolCallCompleted::callId).toList();
+        // Calls go out to the worker (requested) or to a sub-agent (started); each comes back once.
+        List<String> sentOut = new ArrayList<>(events(log, ToolCallRequested.class).stream()
+                .map(ToolCallRequested::callId).toList());
+        events(log, SubAgentStarted.class).forEach(s -> sentOut.add(s.callId()));
         assertThat(answered).as("every call answered exactly once").doesNotHaveDuplicates()
-                .containsExactlyInAnyOrderElementsOf(events(log, ToolCallRequested.class).stream()
-                        .map(ToolCallRequested::callId).toList());
+                .containsExactlyInAnyOrderElementsOf(sentOut);
         assertThat(model.requestCount()).as("no recorded model decision was asked again").isEqualTo(modelRequests);
         client.awaitSeq(log.size(), Duration.ofSeconds(60));
         assertThat(client.received()).as("the SSE client saw every event exactly once, across reconnects")

@@ -100,15 +100,8 @@ class InboxIT {
     }
 
     private static void awaitStarted(GatewayClient gw, String id) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (System.nanoTime() < deadline) {
-            JsonNode item = item(gw, id);
-            if ("started".equals(item.get("status").asText())) {
-                assertThat(item.get("sessionId").asText()).isEqualTo(id);
-                return;
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("task " + id + " never listed as started");
+        Poll.until("task " + id + " to be listed as started", WAIT,
+                () -> "started".equals(item(gw, id).get("status").asText()));
+        assertThat(item(gw, id).get("sessionId").asText()).isEqualTo(id);
     }
 }

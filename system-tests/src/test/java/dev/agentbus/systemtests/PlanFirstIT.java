@@ -155,10 +155,7 @@ class PlanFirstIT extends OnStandaloneStack {
     /** Waits for the plan's approval request, and until the gateway's view shows it. */
     private static void awaitPlanApproval(GatewayClient gw, String id) throws Exception {
         gw.awaitLog(id, e -> e.event() instanceof ApprovalRequested, WAIT);
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!gw.get("/api/v1/sessions/" + id).body().contains("AWAITING_APPROVAL")) {
-            assertThat(System.nanoTime()).as("the view shows the plan's approval").isLessThan(deadline);
-            Thread.sleep(50);
-        }
+        Poll.until("the view to show the plan's approval", WAIT,
+                () -> gw.get("/api/v1/sessions/" + id).body().contains("AWAITING_APPROVAL"));
     }
 }

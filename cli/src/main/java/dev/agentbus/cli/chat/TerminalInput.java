@@ -1,5 +1,7 @@
 package dev.agentbus.cli.chat;
 
+import dev.agentbus.cli.BeforeHalt;
+import dev.agentbus.cli.InterruptHook;
 import org.jline.keymap.KeyMap;
 import org.jline.reader.Binding;
 import org.jline.reader.Candidate;
@@ -8,6 +10,7 @@ import org.jline.reader.LineReader;
 import org.jline.reader.LineReaderBuilder;
 import org.jline.reader.Reference;
 import org.jline.reader.UserInterruptException;
+import org.jline.terminal.Attributes;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
 
@@ -38,12 +41,23 @@ final class TerminalInput implements ChatInput {
 
     private final Terminal terminal;
     private final LineReader reader;
+    /** Puts the terminal's settings back if the JVM ends without {@link #close()} (SIGTERM, System.exit). */
+    private final Thread restoreOnExit;
+    /** The same, for an end by the interrupt hook's halt, which does not wait for shutdown hooks. */
+    private final InterruptHook.Registration restoreBeforeHalt;
     private volatile boolean reading;
     private volatile boolean interruptPending;
 
     private TerminalInput(Terminal terminal, LineReader reader) {
         this.terminal = terminal;
         this.reader = reader;
+        // The settings from before any read: a SIGTERM while readLine holds the terminal raw would otherwise leave
+        // the shell that gets it back without echo and line editing (ChatTmuxIT kills chat at its prompt).
+        Attributes cooked = terminal.getAttributes();
+        Runnable restore = () -> terminal.setAttributes(cooked);
+        this.restoreOnExit = new Thread(restore, "agentbus-terminal-restore");
+        Runtime.getRuntime().addShutdownHook(restoreOnExit);
+        this.restoreBeforeHalt = BeforeHalt.add(restore);
     }
 
     /** Takes over this process's terminal; throws when there is none JLine can drive (chat then reads plain lines). */
@@ -154,6 +168,12 @@ final class TerminalInput implements ChatInput {
 
     @Override
     public void close() {
+        restoreBeforeHalt.close();
+        try {
+            Runtime.getRuntime().removeShutdownHook(restoreOnExit);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook runs anyway
+        }
         try {
             terminal.close(); // puts the terminal's settings back
         } catch (IOException ignored) {

@@ -180,6 +180,17 @@ public final class TurnRenderer implements SessionStream.Listener {
             case ToolCallStarted started -> {
                 // the request line already says it is coming
             }
+            case SessionEvent.SubAgentStarted started -> {
+                toolNames.put(started.callId(), "task");
+                if (!quiet) {
+                    endStreaming();
+                    printer.println(printer.cyan("→ task") + " " + Text.oneLine(started.description(), ARGS_WIDTH)
+                            + printer.dim("  (sub-agent " + started.childSessionId() + ")"));
+                }
+            }
+            case SessionEvent.SubAgentFinished finished -> {
+                // the task call's result follows at once and shows the answer
+            }
             case ToolCallCompleted completed -> {
                 if (!quiet) {
                     endStreaming();

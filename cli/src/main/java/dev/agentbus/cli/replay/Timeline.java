@@ -87,7 +87,9 @@ public final class Timeline {
         switch (e.event()) {
             case SessionCreated c -> line(head, p.bold("session created") + " " + quoted(c.title())
                     + p.dim(e.userId() == null ? "" : " for " + e.userId())
-                    + p.dim(c.mode() == null ? "" : " · " + c.mode().wireName() + " mode"));
+                    + p.dim(c.mode() == null ? "" : " · " + c.mode().wireName() + " mode")
+                    + p.dim(c.subAgentOf() == null ? "" : " · sub-agent of " + c.subAgentOf().parentSessionId()
+                            + " (call " + c.subAgentOf().callId() + ")"));
             case SessionForked f -> {
                 line(head, p.bold("⑂ forked") + " from " + f.fromSessionId() + " at seq " + f.atSeq() + " "
                         + quoted(f.title()));
@@ -164,6 +166,11 @@ public final class Timeline {
                     + (s.systemPrompt() == null ? (s.preset() == null ? " back to the installation's" : "")
                     : " " + quoted(Text.oneLine(s.systemPrompt(), WIDTH)))
                     + p.dim(s.setBy() == null ? "" : " set by " + s.setBy()));
+            case SessionEvent.SubAgentStarted a -> line(head, p.cyan("⇢ sub-agent started") + " "
+                    + Text.oneLine(a.description(), WIDTH) + p.dim(" · " + a.childSessionId() + " · tools "
+                    + String.join(", ", a.tools()) + " · at most " + a.maxIterations() + " model calls"));
+            case SessionEvent.SubAgentFinished f -> line(head, p.cyan("⇠ sub-agent finished") + " "
+                    + f.outcome() + p.dim(" · " + f.childSessionId()));
             case SessionEvent.ModelSettingsChanged m -> line(head, p.bold("model") + " "
                     + ModelText.chosen(m.model(), m.sampling()) + p.dim(m.changedBy() == null ? "" : " chosen by "
                     + m.changedBy()));

@@ -12,6 +12,7 @@ import dev.agentbus.events.session.ShellState;
 import dev.agentbus.events.state.SessionState;
 import dev.agentbus.events.session.TokenUsage;
 import dev.agentbus.events.session.ToolCallSpec;
+import dev.agentbus.events.session.TurnOutcome;
 
 import java.util.List;
 
@@ -254,6 +255,32 @@ public sealed interface SessionInput {
     @WireType("record_context_summary.v1")
     record RecordContextSummary(String requestId, String summary, TokenUsage usage, String error)
             implements SessionInput {
+    }
+
+    /**
+     * Written by the orchestrator of a parent session, in the transaction that records its
+     * {@code sub_agent.started.v1}, to the child's session id: it creates the child (a sub-agent, linked to
+     * {@code parentSessionId} and its call {@code callId}) and posts {@code prompt} as its first message, in one
+     * decision. The child gets the parent's owner and permission {@code mode}, only {@code tools}, and at most
+     * {@code maxIterations} model calls. Sent to a session that exists already, it changes nothing.
+     */
+    @WireType("start_sub_agent.v1")
+    record StartSubAgent(String parentSessionId, String callId, String title, String prompt, List<String> tools,
+                         int maxIterations, PermissionMode mode) implements SessionInput {
+        public StartSubAgent {
+            tools = tools == null ? List.of() : List.copyOf(tools);
+        }
+    }
+
+    /**
+     * Written by the orchestrator of a sub-agent, in the transaction that records the child's {@code turn.ended.v1},
+     * to the parent's session id: how the child's turn ended ({@code outcome}), its final answer, and the message
+     * of a turn that did not complete. The parent records it once as the result of its {@code task} call
+     * {@code callId}; a repeat, or one for a call already answered, changes nothing.
+     */
+    @WireType("record_sub_agent_result.v1")
+    record RecordSubAgentResult(String callId, String childSessionId, TurnOutcome outcome, String answer,
+                                String message) implements SessionInput {
     }
 
     /** An input type this code does not know; rejected with a reason, never a crash. */

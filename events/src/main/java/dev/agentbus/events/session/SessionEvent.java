@@ -25,18 +25,25 @@ public sealed interface SessionEvent {
     /**
      * Emitted by the orchestrator when a gateway asked to create a session. Always seq 1. {@code mode} is the
      * session's permission mode: the one asked for, else the installation's default; absent in logs written before
-     * modes existed, which means {@link PermissionMode#AUTO}. {@code incognito}: the memory-service never reads this
-     * session (nothing is distilled from it, no vote in it counts) and no insight goes into its prompts; false in
-     * older logs.
+     * modes existed, which means {@link PermissionMode#AUTO}. {@code subAgentOf} is set when another session's
+     * {@code task} call started this one (a sub-agent, {@code start_sub_agent.v1}): its parent, the call, and the
+     * tools and iteration cap it runs with; absent for every other session. {@code incognito}: the memory-service
+     * never reads this session (nothing is distilled from it, no vote in it counts) and no insight goes into its
+     * prompts; false in older logs.
      */
     @WireType("session.created.v1")
-    record SessionCreated(String title, PermissionMode mode, boolean incognito) implements SessionEvent {
+    record SessionCreated(String title, PermissionMode mode, SubAgentOf subAgentOf, boolean incognito)
+            implements SessionEvent {
         public SessionCreated(String title) {
-            this(title, null, false);
+            this(title, null, null, false);
         }
 
         public SessionCreated(String title, PermissionMode mode) {
-            this(title, mode, false);
+            this(title, mode, null, false);
+        }
+
+        public SessionCreated(String title, PermissionMode mode, SubAgentOf subAgentOf) {
+            this(title, mode, subAgentOf, false);
         }
     }
 
@@ -449,6 +456,30 @@ public sealed interface SessionEvent {
             renamed = renamed == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(renamed));
             removed = removed == null ? List.of() : List.copyOf(removed);
         }
+    }
+
+    /**
+     * Emitted by the orchestrator in the parent session when the model's {@code task} call {@code callId} starts a
+     * sub-agent: the decision, recorded once. In the same transaction the orchestrator writes
+     * {@code start_sub_agent.v1} to the child's input key, so the child is created exactly once and never again on a
+     * replay. The call stays open in its turn until {@code sub_agent.finished.v1} and its result.
+     */
+    @WireType("sub_agent.started.v1")
+    record SubAgentStarted(String callId, String childSessionId, String description, List<String> tools,
+                           int maxIterations) implements SessionEvent {
+        public SubAgentStarted {
+            tools = tools == null ? List.of() : List.copyOf(tools);
+        }
+    }
+
+    /**
+     * Emitted by the orchestrator in the parent session when the child's turn ended
+     * ({@code record_sub_agent_result.v1}, written by the child's orchestrator with the child's {@code turn.ended.v1}).
+     * {@code outcome} is how the child's turn ended; the {@code task} call's {@code tool_call.completed.v1} with the
+     * child's answer follows at once.
+     */
+    @WireType("sub_agent.finished.v1")
+    record SubAgentFinished(String callId, String childSessionId, TurnOutcome outcome) implements SessionEvent {
     }
 
     /**

@@ -29,6 +29,8 @@ import dev.agentbus.events.planning.Planning;
 import dev.agentbus.events.planning.PlanningFold;
 import dev.agentbus.events.session.SessionEvent.SessionCreated;
 import dev.agentbus.events.session.SessionEvent.SessionForked;
+import dev.agentbus.events.session.SessionEvent.SubAgentFinished;
+import dev.agentbus.events.session.SessionEvent.SubAgentStarted;
 import dev.agentbus.events.session.SessionEvent.ToolCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ToolCallRequested;
 import dev.agentbus.events.session.SessionEvent.ToolCallStarted;
@@ -72,6 +74,7 @@ public final class SessionFold {
                 b.userId = e.userId();
                 b.createdAt = e.time();
                 b.permissionMode = c.mode() == null ? PermissionMode.AUTO : c.mode();
+                b.subAgents = SubAgentsFold.created(b.subAgents, c);
                 b.context = b.context.withIncognito(c.incognito());
             }
             case PermissionModeChanged m -> {
@@ -281,6 +284,8 @@ public final class SessionFold {
                 // For the people following the session, not for the model: no state of its own.
             }
             case ModelSettingsChanged m -> b.models = ModelFold.chosen(b.models, m);
+            case SubAgentStarted a -> b.subAgents = SubAgentsFold.started(b.subAgents, a);
+            case SubAgentFinished f -> b.subAgents = SubAgentsFold.finished(b.subAgents, f);
             case SystemPromptChanged p -> b.context = ContextFold.systemPromptSet(b.context, p);
             case ContextFilesLoaded f -> b.context = ContextFold.filesLoaded(b.context, f);
             case ContextCompactionRequested r ->
@@ -341,6 +346,7 @@ public final class SessionFold {
         b.context = ContextFold.forked(from.context());
         b.planning = PlanningFold.turnEnded(from.planning());
         b.models = ModelFold.forked(from.models());
+        b.subAgents = SubAgentsFold.forked(from.subAgents());
         for (ToolCallView view : List.copyOf(b.toolCalls.values())) {
             if (view.status() != ToolCallView.Status.COMPLETED) {
                 String why = "not run: the session was forked before this call was answered";
@@ -390,6 +396,7 @@ public final class SessionFold {
         ContextState context;
         Planning planning;
         ModelState models;
+        SubAgents subAgents;
 
         Builder(SessionState s) {
             sessionId = s.sessionId();
@@ -424,13 +431,14 @@ public final class SessionFold {
             context = s.context();
             planning = s.planning();
             models = s.models();
+            subAgents = s.subAgents();
         }
 
         SessionState build() {
             return new SessionState(sessionId, userId, title, status, lastSeq, createdAt, updatedAt, messages,
                     toolCalls, usage, modelCalls, turns, turn, pendingWait, memory, memoryVersion, lastModel, lastOutcome,
                     lastAnswer, lastError, shell, checkpoint, forkedFrom, forkedAtSeq, permissionMode, pendingApprovals,
-                    alwaysAllowed, queuedWhispers, context, planning, models);
+                    alwaysAllowed, queuedWhispers, context, planning, models, subAgents);
         }
     }
 }

@@ -37,6 +37,8 @@ import java.util.Optional;
  *                   is {@link Planning#NONE}, so the state of a session that never planned reads as it did before
  * @param models     the session's own model and sampling, and what the latest model call asked for; left out of the
  *                   JSON while it is {@link ModelState#NONE}
+ * @param subAgents  the session's parent (when a {@code task} call started it) and the children it started; left out
+ *                   of the JSON while it is {@link SubAgents#NONE}
  */
 public record SessionState(String sessionId, String userId, String title, SessionStatus status, long lastSeq,
                            Instant createdAt, Instant updatedAt, List<Message> messages,
@@ -49,7 +51,9 @@ public record SessionState(String sessionId, String userId, String title, Sessio
                            @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = Planning.IsNone.class)
                            Planning planning,
                            @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = ModelState.IsNone.class)
-                           ModelState models) {
+                           ModelState models,
+                           @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = SubAgents.IsNone.class)
+                           SubAgents subAgents) {
 
     /**
      * Both collections become immutable, structurally shared ones: the fold's own ({@link AppendOnlyList},
@@ -68,6 +72,23 @@ public record SessionState(String sessionId, String userId, String title, Sessio
         context = context == null ? ContextState.EMPTY : context;
         planning = planning == null ? Planning.NONE : planning;
         models = models == null ? ModelState.NONE : models;
+        subAgents = subAgents == null ? SubAgents.NONE : subAgents;
+    }
+
+    /** As written before sub-agents existed: with none. */
+    public SessionState(String sessionId, String userId, String title, SessionStatus status, long lastSeq,
+                        Instant createdAt, Instant updatedAt, List<Message> messages,
+                        Map<String, ToolCallView> toolCalls, TokenUsage usage, int modelCalls, int turns,
+                        Turn turn, PendingWait pendingWait, String memory, long memoryVersion, String lastModel,
+                        TurnOutcome lastOutcome, String lastAnswer, String lastError, ShellState shell,
+                        String checkpoint, String forkedFrom, long forkedAtSeq, PermissionMode permissionMode,
+                        List<PendingApproval> pendingApprovals, List<String> alwaysAllowed,
+                        List<QueuedWhisper> queuedWhispers, ContextState context, Planning planning,
+                        ModelState models) {
+        this(sessionId, userId, title, status, lastSeq, createdAt, updatedAt, messages, toolCalls, usage, modelCalls,
+                turns, turn, pendingWait, memory, memoryVersion, lastModel, lastOutcome, lastAnswer, lastError, shell,
+                checkpoint, forkedFrom, forkedAtSeq, permissionMode, pendingApprovals, alwaysAllowed, queuedWhispers,
+                context, planning, models, SubAgents.NONE);
     }
 
     /** As written before models could be chosen per session: with none chosen. */
@@ -104,7 +125,7 @@ public record SessionState(String sessionId, String userId, String title, Sessio
     public static SessionState initial(String sessionId) {
         return new SessionState(sessionId, null, null, SessionStatus.NEW, 0, null, null, List.of(), Map.of(),
                 TokenUsage.ZERO, 0, 0, null, null, "", 0, null, null, null, null, null, null, null, 0, PermissionMode.AUTO,
-                List.of(), List.of(), List.of(), ContextState.EMPTY, Planning.NONE, ModelState.NONE);
+                List.of(), List.of(), List.of(), ContextState.EMPTY, Planning.NONE, ModelState.NONE, SubAgents.NONE);
     }
 
     /** Created and not deleted: a session anyone may see or send to. */

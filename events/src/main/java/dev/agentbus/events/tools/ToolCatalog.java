@@ -21,6 +21,8 @@ public final class ToolCatalog {
      * refused, so the model shortens it rather than the person reading it cut off.
      */
     public static final int MAX_NOTIFICATION_CHARS = 500;
+    /** Starts a sub-agent, a child session the parent waits for; the orchestrator answers it with the child's answer. */
+    public static final String TASK = "task";
 
     private static final String PATH = "{\"type\":\"string\",\"description\":\"path relative to the workspace root\"}";
     private static final String TARGET = """
@@ -134,6 +136,17 @@ public final class ToolCatalog {
                     {"type":"object","properties":{"message":{"type":"string","description":"what the user should \
                     know, in one or two sentences"},"urgency":{"type":"string","enum":["low","normal","high"],\
                     "description":"default normal"}},"required":["message"]}""",
+                    ToolSpec.Executor.ORCHESTRATOR, false, Risk.LOW),
+            new ToolSpec(TASK, "Hand a self-contained piece of work to a sub-agent: a fresh agent with its own "
+                    + "conversation and its own empty workspace, which returns its final answer as this call's result. "
+                    + "Several task calls in one reply run in parallel. The sub-agent sees only the prompt, so say "
+                    + "everything it needs. By default it has the file tools only (read, write, edit, ls, glob, grep).",
+                    """
+                    {"type":"object","properties":{"description":{"type":"string","description":"a short title, \
+                    a few words"},"prompt":{"type":"string","description":"the complete task for the sub-agent"},\
+                    "tools":{"type":"array","items":{"type":"string"},"description":"the tools it may use; default: \
+                    the file tools"},"max_iterations":{"type":"integer","minimum":1,"description":"at most this \
+                    many model calls"}},"required":["prompt"]}""",
                     ToolSpec.Executor.ORCHESTRATOR, false, Risk.LOW)), PlanningTools.SPECS.stream()).toList();
 
     /** Tools only people run, through the gateway: never offered to the model. The sandbox-worker runs them. */

@@ -100,7 +100,7 @@ class SessionSnapshotTest {
         assertThat(SessionSnapshot.SCHEMA_VERSION + ":" + fingerprint)
                 .as("SessionState's shape changed: raise SessionSnapshot.SCHEMA_VERSION and pin the new fingerprint. "
                         + "Shape now: %s", shape)
-                .isEqualTo("8:" + PINNED_FINGERPRINT_OF_VERSION_8);
+                .isEqualTo("9:" + PINNED_FINGERPRINT_OF_VERSION_9);
     }
 
     // Version 2: the permission mode, pending approvals and always-allowed tools (approvals).
@@ -109,8 +109,9 @@ class SessionSnapshotTest {
     // Version 5: the context (system prompt, context files, gauge, summary of compacted messages).
     // Version 6: planning (plan-first mode, todos, the plan, the task state).
     // Version 7: models (the session's own model and sampling, what the latest model call asked for).
-    // Version 8: the context's injected memory insights and the incognito flag (memory insights).
-    private static final String PINNED_FINGERPRINT_OF_VERSION_8 = "21f1fc66ad3ac778";
+    // Version 8: sub-agents (the session's parent link and its children).
+    // Version 9: the context's injected memory insights and the incognito flag (memory insights).
+    private static final String PINNED_FINGERPRINT_OF_VERSION_9 = "fe705134448febc0";
 
     /** Names and types of every record component reachable from the type, enum constants and sealed subtypes. */
     private static String shape(Type type, Set<String> seen) {

@@ -21,15 +21,15 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The front door of {@code /api/**}, {@code /v1/**} (OpenAI-compatible) and {@code /ws}: every request proves who
- * it is with {@code Authorization: Bearer <API key or gateway token>} or a browser login's cookie, or gets 401.
- * Then, in this order: a browser request that changes something must carry the login's CSRF token (403); a team
+ * The front door of {@code /api/**}, {@code /v1/**} (OpenAI-compatible), {@code /ws} and {@code /mcp} (MCP): every
+ * request proves who it is with {@code Authorization: Bearer <API key or gateway token>} or a browser login's
+ * cookie, or gets 401. Then, in this order: a browser request that changes something must carry the login's CSRF token (403); a team
  * that requires two-factor login keeps a browser login that has not enrolled to enrolment (403); only admins reach
  * {@code /api/v1/admin/*} (403); and each credential has a request rate (429). Login, registration and a share
  * link's read-only view (its token is its credential) are the only open routes. The {@link Caller} is attached to
  * the request for {@link Callers}.
  */
-@ServerFilter({"/api/**", "/v1/**", "/ws", "/ws/**"})
+@ServerFilter({"/api/**", "/v1/**", "/ws", "/ws/**", "/mcp", "/mcp/**"})
 class AuthenticationFilter {
     /** The routes that cannot require a login: they are how one gets one. */
     static final Set<String> OPEN = Set.of("/api/v1/auth/login", "/api/v1/auth/register");

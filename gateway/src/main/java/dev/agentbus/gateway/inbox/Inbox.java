@@ -31,7 +31,7 @@ import java.util.function.Predicate;
 final class Inbox {
     static final int MAX_TEXT_CHARS = 256 * 1024;
     static final int MAX_TITLE_CHARS = 200;
-    private static final long WAIT_MS = 10_000;
+    private static final java.time.Duration WAIT = java.time.Duration.ofSeconds(10);
 
     private final CompactedTopicView<InboxTask> tasks;
     private final SessionDirectory directory;
@@ -104,13 +104,9 @@ final class Inbox {
     }
 
     private void awaitView(String id, Predicate<Optional<InboxTask>> applied) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + WAIT_MS;
-        while (!applied.test(tasks.get(id))) {
-            if (System.currentTimeMillis() >= deadline) {
-                throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE,
-                        "the change is written but the gateway did not read it back within 10 s; list the inbox again");
-            }
-            Thread.sleep(20);
+        if (!tasks.awaitValue(id, applied, WAIT)) {
+            throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE,
+                    "the change is written but the gateway did not read it back within 10 s; list the inbox again");
         }
     }
 }

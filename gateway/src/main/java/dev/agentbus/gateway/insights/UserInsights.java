@@ -29,7 +29,7 @@ import java.util.concurrent.TimeoutException;
  */
 @Context
 class UserInsights {
-    private static final long WAIT_MS = 10_000;
+    private static final java.time.Duration WAIT = java.time.Duration.ofSeconds(10);
 
     private final CompactedTopicView<InsightSet> view;
     private final KafkaProducer<String, byte[]> producer;
@@ -104,14 +104,10 @@ class UserInsights {
     /** The set once the refinement's result was applied, or empty after {@code waitMs}. */
     java.util.Optional<InsightSet> awaitRefined(InsightCommand.RequestRefinement request, long waitMs)
             throws InterruptedException {
-        long deadline = System.currentTimeMillis() + waitMs;
-        do {
-            var set = view.get(request.userId());
-            if (set.isPresent() && request.resultId().equals(set.get().lastCommandId())) {
-                return set;
-            }
-            Thread.sleep(20);
-        } while (System.currentTimeMillis() < deadline);
+        if (view.awaitValue(request.userId(), set -> set.isPresent()
+                && request.resultId().equals(set.get().lastCommandId()), java.time.Duration.ofMillis(waitMs))) {
+            return view.get(request.userId());
+        }
         return java.util.Optional.empty();
     }
 
@@ -125,7 +121,7 @@ class UserInsights {
 
     private InsightSet send(InsightCommand command) throws InterruptedException {
         publish(command);
-        return awaitApplied(command.userId(), command.commandId(), WAIT_MS,
+        return awaitApplied(command.userId(), command.commandId(), WAIT,
                 "the memory-service did not apply the change within 10 s; it is queued and will apply when it runs");
     }
 
@@ -141,15 +137,10 @@ class UserInsights {
         }
     }
 
-    private InsightSet awaitApplied(String user, String commandId, long waitMs, String late)
+    private InsightSet awaitApplied(String user, String commandId, java.time.Duration wait, String late)
             throws InterruptedException {
-        long deadline = System.currentTimeMillis() + waitMs;
-        while (System.currentTimeMillis() < deadline) {
-            var set = view.get(user);
-            if (set.isPresent() && commandId.equals(set.get().lastCommandId())) {
-                return set.get();
-            }
-            Thread.sleep(20);
+        if (view.awaitValue(user, set -> set.isPresent() && commandId.equals(set.get().lastCommandId()), wait)) {
+            return view.get(user).orElseThrow();
         }
         throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, late);
     }

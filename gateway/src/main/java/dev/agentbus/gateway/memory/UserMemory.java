@@ -18,7 +18,7 @@ import java.util.UUID;
 @Singleton
 public final class UserMemory {
     public static final int MAX_MEMORY_CHARS = 64 * 1024;
-    private static final long WAIT_MS = 10_000;
+    private static final java.time.Duration WAIT = java.time.Duration.ofSeconds(10);
 
     private final CompactedTopicView<MemoryDocument> memory;
     private final InputSender sender;
@@ -50,13 +50,8 @@ public final class UserMemory {
     }
 
     private MemoryDocument awaitApplied(String user, String commandId) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + WAIT_MS;
-        while (System.currentTimeMillis() < deadline) {
-            var doc = memory.get(user);
-            if (doc.isPresent() && commandId.equals(doc.get().lastCommandId())) {
-                return doc.get();
-            }
-            Thread.sleep(20);
+        if (memory.awaitValue(user, doc -> doc.isPresent() && commandId.equals(doc.get().lastCommandId()), WAIT)) {
+            return memory.get(user).orElseThrow();
         }
         throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE,
                 "the memory-service did not apply the change within 10 s; it is queued and will apply when it runs");

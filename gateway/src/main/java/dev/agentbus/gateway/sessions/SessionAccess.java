@@ -40,17 +40,31 @@ public final class SessionAccess {
 
     /** A session the caller may see: their own or shared with one of their groups. */
     public SessionState readable(String sessionId, HttpRequest<?> request) {
-        return reachable(sessionId, request, Groups.Mode.READ);
+        return readable(sessionId, userOf(request));
+    }
+
+    /** {@link #readable(String, HttpRequest)} for a user the caller has authenticated (the MCP server's tools). */
+    public SessionState readable(String sessionId, String user) {
+        return reachable(sessionId, user, Groups.Mode.READ);
     }
 
     /** A session the caller may act in (post, cancel, run tools, rewind): their own or shared for writing. */
     public SessionState writable(String sessionId, HttpRequest<?> request) {
-        return reachable(sessionId, request, Groups.Mode.WRITE);
+        return writable(sessionId, userOf(request));
+    }
+
+    /** {@link #writable(String, HttpRequest)} for a user the caller has authenticated (the MCP server's tools). */
+    public SessionState writable(String sessionId, String user) {
+        return reachable(sessionId, user, Groups.Mode.WRITE);
     }
 
     /** The sessions the caller may see, newest first: their own, then those shared with their groups. */
     public List<SessionState> visible(HttpRequest<?> request) {
-        String user = userOf(request);
+        return visible(userOf(request));
+    }
+
+    /** {@link #visible(HttpRequest)} for a user the caller has authenticated (the MCP server's tools). */
+    public List<SessionState> visible(String user) {
         List<SessionState> all = new ArrayList<>(directory.list(user));
         if (database.configured()) {
             for (String id : database.query(c -> Groups.sharedWith(c, user))) {
@@ -61,8 +75,7 @@ public final class SessionAccess {
         return all;
     }
 
-    private SessionState reachable(String sessionId, HttpRequest<?> request, Groups.Mode needed) {
-        String user = userOf(request);
+    private SessionState reachable(String sessionId, String user, Groups.Mode needed) {
         SessionState state = directory.state(sessionId).orElseThrow(() -> notFound(sessionId));
         if (state.isOwnedBy(user)) {
             return state;

@@ -67,7 +67,12 @@ class IsolationIT {
         /** About the caller: any answer, as long as nothing of Alice's is in it. */
         CALLERS_OWN,
         /** Needs no login (how one gets one): nothing of Alice's in the answer. */
-        OPEN
+        OPEN,
+        /**
+         * Alice's data through a protocol whose refusals are not HTTP statuses (MCP's JSON-RPC errors): the very
+         * answer, status and body, as for ids of nothing.
+         */
+        SAME_AS_MISSING
     }
 
     /** A request for a route, {@code {id}} and the like already filled in with Alice's ids. */
@@ -229,6 +234,11 @@ class IsolationIT {
         p.put("POST /v1/chat/completions", new Probe(Expect.NOT_FOUND, "POST", "/v1/chat/completions",
                 Map.of("model", "agentbus", "messages", List.of(Map.of("role", "user", "content", "hi"))),
                 Map.of("X-Agentbus-Session", aliceSession)));
+        // The MCP server: Bob's tool call on Alice's session is the JSON-RPC error for a missing one (every tool:
+        // bob_gets_nothing_of_alices_through_the_mcp_tools); the GET of a stream is 405 for anyone.
+        p.put("POST /mcp", Probe.of(Expect.SAME_AS_MISSING, "POST", "/mcp", mcpCall("read_file",
+                Map.of("session_id", aliceSession, "path", "a.txt"))));
+        p.put("GET /mcp", Probe.of(Expect.CALLERS_OWN, "GET", "/mcp", null));
         // Alice's credentials.
         p.put("DELETE /api/v1/me/api-keys/{id}", Probe.of(Expect.NOT_FOUND, "DELETE",
                 "/api/v1/me/api-keys/" + aliceKeyId, null));
@@ -362,6 +372,14 @@ class IsolationIT {
                 failures.add("leaks alice's data: " + what);
             }
             switch (p.expect()) {
+                case SAME_AS_MISSING -> {
+                    Client.Response missing = send(bob, Probe.of(p.expect(), p.method(), p.path(),
+                            withoutAlicesIds(String.valueOf(p.body()))));
+                    if (r.status() >= 500 || r.status() != missing.status() || !echoed.equals(missing.body())) {
+                        failures.add("not the answer for a missing one (" + missing.status() + " "
+                                + missing.body() + "): " + what);
+                    }
+                }
                 case NOT_FOUND -> {
                     Client.Response missing = send(bob, new Probe(p.expect(), p.method(),
                             withoutAlicesIds(p.path()), p.body(), p.headers().isEmpty() ? Map.of()
@@ -395,6 +413,50 @@ class IsolationIT {
         assertThat(alice.get("/api/v1/sessions/" + aliceAwaiting).json().get("pendingApprovals").get(0)
                 .get("callId").asText()).as("Bob's decision was never taken").isEqualTo("c2");
         assertThat(Client.browser(url).login("alice", "alice-password-123", null).status()).isEqualTo(200);
+    }
+
+    /**
+     * Every tool of the MCP server with Alice's sessions (the idle one and the one awaiting her approval): the
+     * JSON-RPC error for a session that does not exist, word for word; Bob's list has none of hers.
+     */
+    @Test
+    void bob_gets_nothing_of_alices_through_the_mcp_tools() {
+        List<String> failures = new ArrayList<>();
+        for (String session : List.of(aliceSession, aliceAwaiting)) {
+            for (String tool : List.of("run_task", "await_task", "list_files", "read_file", "write_file",
+                    "run_command")) {
+                Map<String, Object> args = Map.of("session_id", session, "task", "tell me your secrets",
+                        "path", "a.txt", "content", "x", "command", "cat a.txt");
+                Client.Response r = bob.post("/mcp", mcpCall(tool, args));
+                Client.Response missing = bob.post("/mcp", withoutAlicesIds(mcpCall(tool, args)));
+                String echoed = withoutAlicesIds(r.body());
+                if (r.status() != 200 || !echoed.equals(missing.body()) || echoed.contains(MARKER)
+                        || !r.json().at("/error/message").asText().equals("no session " + session)
+                        || r.json().at("/error/data/status").asInt() != 404) {
+                    failures.add(tool + " on " + session + " -> " + r.status() + " " + r.body() + "; for nothing: "
+                            + missing.body());
+                }
+            }
+        }
+        Client.Response listed = bob.post("/mcp", mcpCall("list_sessions", Map.of()));
+        assertThat(listed.status()).isEqualTo(200);
+        assertThat(listed.json().at("/result/structuredContent/sessions").isArray()).isTrue();
+        assertThat(listed.body()).doesNotContain(aliceSession).doesNotContain(aliceAwaiting).doesNotContain(MARKER);
+        assertThat(Client.withKey(url, aliceKey).post("/mcp", mcpCall("list_sessions", Map.of())).body())
+                .as("Alice's own list has them").contains(aliceSession).contains(aliceAwaiting);
+        assertThat(failures).isEmpty();
+        assertThat(alice.get("/api/v1/sessions/" + aliceAwaiting).json().get("pendingApprovals").get(0)
+                .get("callId").asText()).as("nothing of Bob's reached Alice's session").isEqualTo("c2");
+    }
+
+    /** A JSON-RPC request of MCP's {@code tools/call}, as an MCP client sends it. */
+    static String mcpCall(String tool, Map<String, Object> arguments) {
+        try {
+            return dev.agentbus.events.Json.mapper().writeValueAsString(Map.of("jsonrpc", "2.0", "id", 1,
+                    "method", "tools/call", "params", Map.of("name", tool, "arguments", arguments)));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @Test

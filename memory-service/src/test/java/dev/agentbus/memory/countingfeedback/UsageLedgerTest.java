@@ -66,7 +66,7 @@ class UsageLedgerTest {
 
     @Test
     void given_an_incognito_session_then_neither_injections_nor_votes_count() {
-        given("s", 1, new SessionEvent.SessionCreated("t", null, true));
+        given("s", 1, new SessionEvent.SessionCreated("t", null, null, true));
 
         assertThat(given("s", 3, injected("a"))).isEmpty();
         assertThat(given("s", 9, new SessionEvent.FeedbackGiven(4, Vote.UP, "alice"))).isEmpty();

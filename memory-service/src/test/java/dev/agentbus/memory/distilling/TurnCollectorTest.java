@@ -62,7 +62,7 @@ class TurnCollectorTest {
 
     @Test
     void given_an_incognito_session_when_its_turn_completes_then_nothing_is_handed_out_and_other_sessions_still_are() {
-        given("secret", 1, new SessionEvent.SessionCreated("t", null, true));
+        given("secret", 1, new SessionEvent.SessionCreated("t", null, null, true));
         given("secret", 2, new SessionEvent.UserMessagePosted("my salary is 90k"));
         given("secret", 3, answer("Noted."));
         given("open", 1, new SessionEvent.SessionCreated("t", null));

@@ -19,6 +19,8 @@ import dev.agentbus.events.input.SessionInput.SetPermissionMode;
 import dev.agentbus.events.input.SessionInput.ForkSession;
 import dev.agentbus.events.input.SessionInput.RunUserTool;
 import dev.agentbus.events.input.SessionInput.StartInboxTask;
+import dev.agentbus.events.input.SessionInput.StartSubAgent;
+import dev.agentbus.events.input.SessionInput.RecordSubAgentResult;
 import dev.agentbus.events.input.SessionInput.MarkToolCallStarted;
 import dev.agentbus.events.input.SessionInput.PostNotification;
 import dev.agentbus.events.input.SessionInput.PostUserMessage;
@@ -79,6 +81,11 @@ import dev.agentbus.events.tools.ToolCatalog;
 import dev.agentbus.events.tools.ToolSpec;
 
 import dev.agentbus.orchestrator.deciding.notifying.SendNotificationCall;
+import dev.agentbus.orchestrator.deciding.delegating.ChildStart;
+import dev.agentbus.orchestrator.deciding.delegating.SubAgentMessages;
+import dev.agentbus.orchestrator.deciding.delegating.SubAgentResults;
+import dev.agentbus.orchestrator.deciding.delegating.SubAgentTools;
+import dev.agentbus.orchestrator.deciding.delegating.TaskCall;
 import dev.agentbus.orchestrator.deciding.models.ModelChoices;
 import dev.agentbus.orchestrator.deciding.planning.PlanFirst;
 import dev.agentbus.orchestrator.deciding.planning.PlanningToolCalls;
@@ -93,7 +100,8 @@ import java.util.Optional;
  * The agent loop as a pure function: {@code decide(state, input) -> events + effects}. Every rule of the loop lives
  * here (turns, the iteration cap, cancel, waits, which tool runs where, permission modes and approvals, whispers,
  * messages that wake a waiting turn, the loop guards, the session's system prompt and context files, compaction;
- * todos, plans and plan-first mode in {@code planning}; the agent's notifications in {@code notifying}), so each is
+ * todos, plans and plan-first mode in {@code planning}; the agent's notifications in {@code notifying}; sub-agents in
+ * {@code delegating}), so each is
  * tested with given events /
  * when input / then events, no Kafka needed. It validates and explains; the fold only assigns.
  *
@@ -113,7 +121,8 @@ public final class SessionDecider {
                     : step.ignore("session " + envelope.sessionId() + " was deleted");
         }
         if (!state.exists() && !(input instanceof CreateSession) && !(input instanceof ForkSession)
-                && !(input instanceof StartInboxTask) && !(input instanceof UnknownInput)) {
+                && !(input instanceof StartInboxTask) && !(input instanceof StartSubAgent)
+                && !(input instanceof UnknownInput)) {
             return step.ignore("session " + envelope.sessionId() + " does not exist");
         }
         switch (input) {
@@ -124,7 +133,7 @@ public final class SessionDecider {
                 // The mode is recorded, not looked up later: a change of the installation default must not change
                 // how an existing session's log folds.
                 step.emit(new SessionCreated(c.title() == null || c.title().isBlank() ? "New session" : c.title(),
-                        c.mode() != null ? c.mode() : ctx.defaultMode(), c.incognito()));
+                        c.mode() != null ? c.mode() : ctx.defaultMode(), null, c.incognito()));
                 if (c.planFirst()) {
                     step.emit(new PlanFirstChanged(true, envelope.userId()));
                 }
@@ -200,6 +209,22 @@ public final class SessionDecider {
                 step.emit(new UserMessagePosted(t.text()));
                 attachMemoryIfChanged(step);
                 step.callModel();
+            }
+            case StartSubAgent a -> {
+                if (ChildStart.notStarted(state, a).isPresent()) {
+                    return step.ignore(ChildStart.notStarted(state, a).get());
+                }
+                ChildStart.events(a).forEach(step::emit);
+                attachMemoryIfChanged(step);
+                step.callModel();
+            }
+            case RecordSubAgentResult r -> {
+                Optional<List<SessionEvent>> recorded = SubAgentResults.record(state, r);
+                if (recorded.isEmpty()) {
+                    return step.ignore("no sub-agent " + r.childSessionId() + " of call " + r.callId() + " is awaited");
+                }
+                recorded.get().forEach(step::emit);
+                continueIfAllAnswered(step);
             }
             case SetPermissionMode m -> {
                 if (m.mode() == null) {
@@ -565,6 +590,8 @@ public final class SessionDecider {
                         + String.join(", ", ToolCatalog.TOOLS.stream().map(ToolSpec::name).toList())));
             } else if (spec.get().userOnly()) {
                 step.emit(failed(call, "'" + call.name() + "' can only be run by a person, not by the model"));
+            } else if (SubAgentTools.refusal(step.state, call.name()).isPresent()) {
+                step.emit(failed(call, SubAgentTools.refusal(step.state, call.name()).get()));
             } else if (args == null || !args.isObject()) {
                 step.emit(failed(call, "arguments are not a JSON object: " + call.arguments()));
             } else if (PlanFirst.refusal(step.state, spec.get()).isPresent()) {
@@ -574,6 +601,11 @@ public final class SessionDecider {
                         step.ctx.approvalTimeout()).forEach(step::emit);
             } else if (ToolCatalog.SEND_NOTIFICATION.equals(call.name())) {
                 SendNotificationCall.answer(call.id(), args).forEach(step::emit);
+            } else if (ToolCatalog.TASK.equals(call.name())) {
+                TaskCall.Started task = TaskCall.start(step.state, call.id(), args, step.ctx.subAgents(),
+                        step.ctx.maxIterations(), step.ctx.ids());
+                task.events().forEach(step::emit);
+                step.outgoing.addAll(task.outgoing());
             } else if (spec.get().executor() == ToolSpec.Executor.SANDBOX) {
                 ToolSpec tool = spec.get();
                 if (step.state.requiresApproval(tool.name(), tool.risk())) {
@@ -746,6 +778,7 @@ public final class SessionDecider {
         final DecisionContext ctx;
         final List<SessionEvent> events = new ArrayList<>();
         final List<Effect> effects = new ArrayList<>();
+        final List<Outgoing> outgoing = new ArrayList<>();
         SessionState state;
 
         Step(SessionState state, InputEnvelope input, DecisionContext ctx) {
@@ -762,8 +795,9 @@ public final class SessionDecider {
 
         void callModel() {
             int next = state.turn().iterations() + 1;
-            if (next > ctx.maxIterations()) {
-                emit(new TurnEnded(TurnOutcome.ITERATION_CAP, null, "stopped after " + ctx.maxIterations()
+            int cap = SubAgentTools.maxIterations(state, ctx.maxIterations());
+            if (next > cap) {
+                emit(new TurnEnded(TurnOutcome.ITERATION_CAP, null, "stopped after " + cap
                         + " model calls in one turn (the iteration cap)"));
                 return;
             }
@@ -808,7 +842,9 @@ public final class SessionDecider {
         }
 
         Decision done() {
-            return new Decision(events, effects, state, null);
+            List<Outgoing> sends = new ArrayList<>(outgoing);
+            sends.addAll(SubAgentMessages.after(state, events));
+            return new Decision(events, effects, state, null, sends);
         }
     }
 }

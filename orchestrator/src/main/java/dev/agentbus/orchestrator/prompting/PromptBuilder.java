@@ -10,6 +10,7 @@ import dev.agentbus.modelclient.ChatMessage;
 import dev.agentbus.modelclient.ToolCall;
 import dev.agentbus.modelclient.ToolDefinition;
 import dev.agentbus.orchestrator.deciding.Compaction;
+import dev.agentbus.orchestrator.deciding.delegating.SubAgentTools;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -104,6 +105,14 @@ public final class PromptBuilder {
 
     public static List<ToolDefinition> tools() {
         return ToolCatalog.TOOLS.stream()
+                .map(t -> new ToolDefinition(t.name(), t.description(), t.parametersSchema()))
+                .toList();
+    }
+
+    /** The tools this session's model is offered: all of them, or a sub-agent's own ({@link SubAgentTools}). */
+    public static List<ToolDefinition> tools(SessionState state) {
+        return ToolCatalog.TOOLS.stream()
+                .filter(t -> SubAgentTools.offered(state, t))
                 .map(t -> new ToolDefinition(t.name(), t.description(), t.parametersSchema()))
                 .toList();
     }

@@ -145,7 +145,7 @@ final class ModelCalls implements AutoCloseable {
             String model = asked.model() != null ? asked.model()
                     : client.settings().model().isBlank() ? state.lastModel() : client.settings().model();
             List<ChatMessage> prompt = prompts.build(state, clock.instant(), model);
-            ModelReply reply = client.complete(asked, prompt, PromptBuilder.tools(),
+            ModelReply reply = client.complete(asked, prompt, PromptBuilder.tools(state),
                     new DeltaListener() {
                         @Override
                         public void onContent(String text) {

@@ -15,6 +15,8 @@ import dev.agentbus.orchestrator.config.AgentSettings;
 import dev.agentbus.orchestrator.config.ContextSettings;
 import dev.agentbus.orchestrator.deciding.ContextLimits;
 import dev.agentbus.orchestrator.config.LoopGuardSettings;
+import dev.agentbus.orchestrator.config.SubAgentSettings;
+import dev.agentbus.orchestrator.deciding.delegating.SubAgentLimits;
 import dev.agentbus.orchestrator.config.PermissionSettings;
 import dev.agentbus.orchestrator.deciding.LoopLimits;
 import dev.agentbus.orchestrator.config.LlmSettings;
@@ -42,6 +44,7 @@ public class OrchestratorRuntime {
     private final PermissionSettings permissions;
     private final LoopLimits loopLimits;
     private final ContextSettings context;
+    private final SubAgentLimits subAgents;
     private CompactedTopicView<MemoryDocument> memory;
     private CompactedTopicView<UserModelSettings> userModels;
     private CompactedTopicView<InsightSet> insights;
@@ -51,7 +54,9 @@ public class OrchestratorRuntime {
 
     public OrchestratorRuntime(KafkaSettings kafka, LlmSettings llm, AgentSettings agent,
                                PermissionSettings permissions, LoopGuardSettings loopGuard, ContextSettings context,
-                               InsightInjectionSettings injection, SecretBox secrets) {
+                               SubAgentSettings subAgents, InsightInjectionSettings injection,
+                               SecretBox secrets) {
+        this.subAgents = subAgents.limits();
         this.injection = injection;
         this.context = context;
         this.loopLimits = new LoopLimits(loopGuard.repeatedCalls(), loopGuard.noProgress(), loopGuard.toolErrors(),
@@ -108,7 +113,8 @@ public class OrchestratorRuntime {
                     }
                 }, Clock.systemUTC(), maxIterations,
                 snapshotEvery, permissions.defaultMode(), permissions.approvalTimeout(), loopLimits,
-                new ContextLimits(context.compactAt(), context.keepRecentMessages()), servers::defaultsFor);
+                new ContextLimits(context.compactAt(), context.keepRecentMessages()), servers::defaultsFor,
+                subAgents);
         engine.start();
         LOG.info("orchestrator started: model server {}, model {}, max {} model calls per turn, {}, permission mode {} "
                         + "by default, approvals expire after {}, loop guards {}, {}",

@@ -24,7 +24,9 @@ import dev.agentbus.orchestrator.deciding.DecisionContext;
 import dev.agentbus.orchestrator.deciding.ContextLimits;
 import dev.agentbus.orchestrator.deciding.LoopLimits;
 import dev.agentbus.orchestrator.deciding.Effect;
+import dev.agentbus.orchestrator.deciding.Outgoing;
 import dev.agentbus.orchestrator.deciding.SessionDecider;
+import dev.agentbus.orchestrator.deciding.delegating.SubAgentLimits;
 import io.opentelemetry.api.trace.SpanContext;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -81,6 +83,7 @@ final class SessionEngine implements Handler<InputEnvelope>, AutoCloseable {
     private final LoopLimits loopLimits;
     private final ContextLimits contextLimits;
     private final Function<String, ModelChoice> modelDefaults;
+    private final SubAgentLimits subAgents;
     private final SessionLogLoader loader;
     private final SnapshotWriter snapshots;
     private final TransactionalProcessor<InputEnvelope> processor;
@@ -110,11 +113,23 @@ final class SessionEngine implements Handler<InputEnvelope>, AutoCloseable {
                 contextLimits, userId -> ModelChoice.NONE);
     }
 
-    /** @param modelDefaults the model and sampling of a user's calls where the session chooses none: user's over team's */
     SessionEngine(KafkaSettings kafka, Function<ModelCalls.Answers, ModelCalls> modelCalls, MemoryLookup memory,
                   Clock clock, int maxIterations, int snapshotEvery, PermissionMode defaultMode,
                   Duration approvalTimeout, LoopLimits loopLimits, ContextLimits contextLimits,
                   Function<String, ModelChoice> modelDefaults) {
+        this(kafka, modelCalls, memory, clock, maxIterations, snapshotEvery, defaultMode, approvalTimeout, loopLimits,
+                contextLimits, modelDefaults, SubAgentLimits.DEFAULTS);
+    }
+
+    /**
+     * @param modelDefaults the model and sampling of a user's calls where the session chooses none: user's over team's
+     * @param subAgents     how far a session may delegate ({@code agentbus.sub-agents.*})
+     */
+    SessionEngine(KafkaSettings kafka, Function<ModelCalls.Answers, ModelCalls> modelCalls, MemoryLookup memory,
+                  Clock clock, int maxIterations, int snapshotEvery, PermissionMode defaultMode,
+                  Duration approvalTimeout, LoopLimits loopLimits, ContextLimits contextLimits,
+                  Function<String, ModelChoice> modelDefaults, SubAgentLimits subAgents) {
+        this.subAgents = subAgents;
         this.modelDefaults = modelDefaults;
         this.contextLimits = contextLimits;
         this.loopLimits = loopLimits;
@@ -200,7 +215,7 @@ final class SessionEngine implements Handler<InputEnvelope>, AutoCloseable {
             decision = decider.decide(state, input,
                     new DecisionContext(now, maxIterations, memory.forUser(userId), () -> UUID.randomUUID().toString(),
                             defaultMode, approvalTimeout, loopLimits, contextLimits, modelDefaults.apply(userId),
-                            memory.insightsFor(userId), memory.injection()));
+                            subAgents, memory.insightsFor(userId), memory.injection()));
             long seq = state.lastSeq();
             for (SessionEvent event : decision.events()) {
                 EventEnvelope envelope = new EventEnvelope(UUID.randomUUID().toString(), input.sessionId(), ++seq,
@@ -220,6 +235,13 @@ final class SessionEngine implements Handler<InputEnvelope>, AutoCloseable {
         }
         for (int i = 0; i < records.size(); i++) {
             sent.add(new SnapshotWriter.Sent(input.sessionId(), envelopes.get(i).seq(), out.send(records.get(i))));
+        }
+        // Inputs for other sessions (a sub-agent's start, its result for its parent, a cancel for a child) go out in
+        // this transaction, with the events that caused them: both are recorded, or neither, so a replay or a crash
+        // never sends one twice or loses one. Each is decided by the orchestrator that owns its own session.
+        for (Outgoing o : decision.outgoing()) {
+            out.send(Records.input(new InputEnvelope(UUID.randomUUID().toString(), o.sessionId(), now, input.id(),
+                    userId, o.input()), "orchestrator", trace));
         }
         SessionState after = decision.state();
         partition.put(input.sessionId(), after);

@@ -11,6 +11,7 @@ import dev.agentbus.events.session.PermissionMode;
 import dev.agentbus.events.session.SessionEvent;
 import dev.agentbus.events.state.SessionFold;
 import dev.agentbus.events.state.SessionState;
+import dev.agentbus.orchestrator.deciding.delegating.SubAgentLimits;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -39,6 +40,7 @@ final class DeciderFixture {
     private ModelChoice modelDefaults = ModelChoice.NONE;
     private InsightSet insights;
     private InjectionLimits injection = InjectionLimits.DEFAULTS;
+    private SubAgentLimits subAgents = SubAgentLimits.DEFAULTS;
 
     static DeciderFixture given(SessionEvent... events) {
         DeciderFixture f = new DeciderFixture();
@@ -71,7 +73,7 @@ final class DeciderFixture {
     Decision whenBy(String user, SessionInput input) {
         return decider.decide(state(), new InputEnvelope("input-1", SESSION, NOW, null, user, input),
                 new DecisionContext(NOW, maxIterations, memory, () -> "id-" + ids.incrementAndGet(), defaultMode,
-                        APPROVAL_TIMEOUT, loopLimits, contextLimits, modelDefaults, insights, injection));
+                        APPROVAL_TIMEOUT, loopLimits, contextLimits, modelDefaults, subAgents, insights, injection));
     }
 
     DeciderFixture withLoopLimits(LoopLimits limits) {
@@ -97,6 +99,11 @@ final class DeciderFixture {
         return this;
     }
 
+    DeciderFixture withSubAgentLimits(SubAgentLimits limits) {
+        subAgents = limits;
+        return this;
+    }
+
     DeciderFixture withMaxIterations(int max) {
         maxIterations = max;
         return this;
@@ -109,6 +116,6 @@ final class DeciderFixture {
     Decision when(SessionInput input) {
         return decider.decide(state(), new InputEnvelope("input-1", SESSION, NOW, null, USER, input),
                 new DecisionContext(NOW, maxIterations, memory, () -> "id-" + ids.incrementAndGet(), defaultMode,
-                        APPROVAL_TIMEOUT, loopLimits, contextLimits, modelDefaults, insights, injection));
+                        APPROVAL_TIMEOUT, loopLimits, contextLimits, modelDefaults, subAgents, insights, injection));
     }
 }

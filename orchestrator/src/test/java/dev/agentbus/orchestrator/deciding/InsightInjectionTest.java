@@ -53,7 +53,7 @@ class InsightInjectionTest {
 
     @Test
     void given_an_incognito_session_when_a_turn_starts_then_no_insight_is_injected() {
-        var decision = given(new SessionCreated("t", PermissionMode.AUTO, true))
+        var decision = given(new SessionCreated("t", PermissionMode.AUTO, null, true))
                 .withInsights(SET, InjectionLimits.DEFAULTS).when(new PostUserMessage("hi"));
 
         assertThat(decision.events()).noneMatch(e -> e instanceof InsightsInjected);

@@ -3,6 +3,7 @@ package dev.agentbus.sandbox.runningtools;
 import dev.agentbus.eventbus.DataDir;
 import dev.agentbus.eventbus.KafkaSettings;
 import dev.agentbus.eventbus.TopicAdmin;
+import dev.agentbus.sandbox.sandboxing.PodSandboxConfig;
 import dev.agentbus.sandbox.sandboxing.SandboxConfig;
 import dev.agentbus.sandbox.sandboxing.Sandboxes;
 import dev.agentbus.sandbox.tools.SandboxSettings;
@@ -32,6 +33,8 @@ class SandboxRuntime {
     private final int maxConcurrentCalls;
     private final int contextFileMaxChars;
     private final SandboxConfig sandboxConfig;
+    /** Where pods are made, when the Kubernetes backend is configured; else null. */
+    private final PodSandboxConfig pods;
     private Sandboxes sandboxes;
     private ToolRunner runner;
 
@@ -60,6 +63,11 @@ class SandboxRuntime {
                 worker.network(), Duration.ofSeconds(worker.idleTimeoutSeconds()), worker.poolSize(),
                 workspaces.root().resolve(".pool"), worker.outputCapBytes(), kafka.instanceId(),
                 SandboxConfig.Scope.parse(worker.scope()));
+        this.pods = sandboxConfig.backend() != SandboxConfig.Backend.KUBERNETES ? null
+                : new PodSandboxConfig(PodSandboxConfig.namespaceOrOwn(worker.kubernetesNamespace(),
+                        Path.of(PodSandboxConfig.SERVICE_ACCOUNT_NAMESPACE)), worker.kubernetesWorkspaceClaim(),
+                        workspaces.root(), worker.kubernetesRuntimeClass(),
+                        Duration.ofSeconds(worker.kubernetesReadyTimeoutSeconds()));
     }
 
     @PostConstruct
@@ -72,7 +80,7 @@ class SandboxRuntime {
                     *  with no isolation. Use only on a throw-away machine.                         *
                     ********************************************************************************""");
         }
-        sandboxes = new Sandboxes(sandboxConfig);
+        sandboxes = new Sandboxes(sandboxConfig, pods);
         sandboxes.unavailableReason().ifPresent(why -> LOG.error("every command will be refused: {}", why));
         TopicAdmin.ensureTopics(kafka);
         runner = new ToolRunner(kafka, new ToolExecutor(settings, sandboxes), workspaces,

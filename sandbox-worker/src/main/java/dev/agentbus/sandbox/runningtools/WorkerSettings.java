@@ -44,7 +44,11 @@ record WorkerSettings(
         @Bindable(defaultValue = "524288") long transferMaxBytes,
         @Bindable(defaultValue = "100") int backupsKept,
         @Bindable(defaultValue = "67108864") long backupMaxBytes,
-        @Bindable(defaultValue = "8192") int contextFileMaxChars) {
+        @Bindable(defaultValue = "8192") int contextFileMaxChars,
+        @Bindable(defaultValue = "") String kubernetesNamespace,
+        @Bindable(defaultValue = "agentbus-workspaces") String kubernetesWorkspaceClaim,
+        @Bindable(defaultValue = "") String kubernetesRuntimeClass,
+        @Bindable(defaultValue = "120") long kubernetesReadyTimeoutSeconds) {
 
     /** 700 KiB: a transfer travels base64-encoded (4/3 of its size) in one Kafka record of at most 1 MiB. */
     static final long TRANSFER_LIMIT_BYTES = 700 * 1024;
@@ -54,7 +58,7 @@ record WorkerSettings(
         atLeast("output-cap-bytes", outputCapBytes, 1024);
         atLeast("max-file-bytes", maxFileBytes, 1);
         atLeast("max-concurrent-calls", maxConcurrentCalls, 1);
-        oneOf("backend", backend, List.of("auto", "docker", "bubblewrap"));
+        oneOf("backend", backend, List.of("auto", "docker", "bubblewrap", "kubernetes"));
         atLeast("pids-limit", pidsLimit, 8);
         atLeast("memory-mb", memoryMb, 32);
         if (!(cpus > 0)) {
@@ -71,6 +75,11 @@ record WorkerSettings(
         }
         atLeast("backups-kept", backupsKept, 1);
         atLeast("context-file-max-chars", contextFileMaxChars, 256);
+        atLeast("kubernetes-ready-timeout-seconds", kubernetesReadyTimeoutSeconds, 1);
+        if (kubernetesWorkspaceClaim == null || kubernetesWorkspaceClaim.isBlank()) {
+            throw new IllegalArgumentException("agentbus.sandbox.kubernetes-workspace-claim must name the "
+                    + "PersistentVolumeClaim that holds the workspaces");
+        }
         if (backupMaxBytes < maxFileBytes) {
             throw new IllegalArgumentException("agentbus.sandbox.backup-max-bytes must be at least "
                     + "agentbus.sandbox.max-file-bytes (" + maxFileBytes + "), not " + backupMaxBytes);

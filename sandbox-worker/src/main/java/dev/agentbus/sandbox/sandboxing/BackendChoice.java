@@ -26,20 +26,34 @@ record BackendChoice(Backend backend, String dockerPassedOver) {
         }
     }
 
-    /** Probes the machine as {@code config} asks and chooses. */
-    static BackendChoice choose(SandboxConfig config) {
+    /**
+     * Probes the machine as {@code config} asks and chooses; {@code pods} is where the Kubernetes backend makes its
+     * pods, or null where that backend is not configured.
+     */
+    static BackendChoice choose(SandboxConfig config, PodSandboxConfig pods) {
         return choose(config.backend(), config.unsafeHost(), () -> DockerBackend.probe(config),
-                () -> BubblewrapBackend.probe(config));
+                () -> BubblewrapBackend.probe(config), () -> KubernetesBackend.probe(config, pods));
     }
 
     static BackendChoice choose(SandboxConfig.Backend configured, boolean unsafeHost, Supplier<Probe> docker,
                                 Supplier<Probe> bubblewrap) {
+        return choose(configured, unsafeHost, docker, bubblewrap,
+                () -> Probe.missing("the Kubernetes backend is not configured"));
+    }
+
+    /**
+     * {@code auto} never tries Kubernetes: a worker that happens to run in a pod with an API token mounted should
+     * not start making pods unless the operator said so (it needs RBAC and a workspace claim).
+     */
+    static BackendChoice choose(SandboxConfig.Backend configured, boolean unsafeHost, Supplier<Probe> docker,
+                                Supplier<Probe> bubblewrap, Supplier<Probe> kubernetes) {
         if (unsafeHost) {
             return new BackendChoice(new HostBackend(), null);
         }
         return switch (configured) {
             case DOCKER -> only(configured, docker.get());
             case BUBBLEWRAP -> only(configured, bubblewrap.get());
+            case KUBERNETES -> only(configured, kubernetes.get());
             case AUTO -> {
                 Probe first = docker.get();
                 if (first.usable() != null) {

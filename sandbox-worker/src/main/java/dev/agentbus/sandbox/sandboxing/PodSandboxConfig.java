@@ -4,8 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * Where and how the pod backend makes its pods. Not settings yet: the backend is not one the worker chooses
- * ({@link BackendChoice}), so nothing reads these from the environment until it is.
+ * Where and how the pod backend makes its pods: the worker's {@code agentbus.sandbox.kubernetes.*} settings.
  *
  * @param namespace     the namespace of the sandbox pods (the worker's own, so the NetworkPolicies of
  *                      deploy/k8s/base apply to them)
@@ -15,13 +14,32 @@ import java.time.Duration;
  *                      blank for the cluster's default runtime
  * @param readyTimeout  how long a new pod may take to be ready (pulling the image included)
  */
-record PodSandboxConfig(String namespace, String claimName, Path workspaceRoot, String runtimeClass,
+public record PodSandboxConfig(String namespace, String claimName, Path workspaceRoot, String runtimeClass,
                         Duration readyTimeout) {
-    PodSandboxConfig {
+    public PodSandboxConfig {
         if (namespace == null || namespace.isBlank() || claimName == null || claimName.isBlank()
                 || workspaceRoot == null || readyTimeout == null || readyTimeout.isNegative()) {
             throw new IllegalArgumentException("a pod sandbox needs a namespace, a workspace claim and its mount");
         }
         runtimeClass = runtimeClass == null ? "" : runtimeClass.trim();
+    }
+
+    /** Where Kubernetes tells a pod its own namespace. */
+    public static final String SERVICE_ACCOUNT_NAMESPACE = "/var/run/secrets/kubernetes.io/serviceaccount/namespace";
+
+    /**
+     * The configured namespace, or else the worker's own (so the NetworkPolicies of its namespace cover the sandbox
+     * pods), or else {@code default} outside a cluster.
+     */
+    public static String namespaceOrOwn(String configured, Path ownNamespaceFile) {
+        if (configured != null && !configured.isBlank()) {
+            return configured.trim();
+        }
+        try {
+            String own = java.nio.file.Files.readString(ownNamespaceFile).trim();
+            return own.isEmpty() ? "default" : own;
+        } catch (java.io.IOException | SecurityException notInAPod) {
+            return "default";
+        }
     }
 }

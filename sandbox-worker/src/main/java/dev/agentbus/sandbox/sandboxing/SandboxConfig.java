@@ -31,14 +31,14 @@ public record SandboxConfig(Backend backend, boolean unsafeHost, String bwrapPat
 
     /** The configured choice of backend. */
     public enum Backend {
-        AUTO, DOCKER, BUBBLEWRAP;
+        AUTO, DOCKER, BUBBLEWRAP, KUBERNETES;
 
-        /** Reads {@code auto}, {@code docker} or {@code bubblewrap} (any case); anything else is an error. */
+        /** Reads {@code auto}, {@code docker}, {@code bubblewrap} or {@code kubernetes} (any case); else an error. */
         public static Backend parse(String text) {
             try {
                 return valueOf(text.trim().toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException | NullPointerException e) {
-                throw new IllegalArgumentException("agentbus.sandbox.backend must be auto, docker or bubblewrap, "
+                throw new IllegalArgumentException("agentbus.sandbox.backend must be auto, docker, bubblewrap or kubernetes, "
                         + "got '" + text + "'");
             }
         }

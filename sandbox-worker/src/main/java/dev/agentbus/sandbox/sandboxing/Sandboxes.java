@@ -41,15 +41,21 @@ public final class Sandboxes implements SandboxProvider {
 
     /** Reads the configuration, finds the backend, removes this worker's leftover containers, starts the pool. */
     public Sandboxes(SandboxConfig config) {
+        this(config, null);
+    }
+
+    /** As {@link #Sandboxes(SandboxConfig)}, with where the Kubernetes backend makes pods (null: not configured). */
+    public Sandboxes(SandboxConfig config, PodSandboxConfig pods) {
         this.config = config;
-        BackendChoice choice = BackendChoice.choose(config);
+        BackendChoice choice = BackendChoice.choose(config, pods);
         this.backend = choice.backend();
-        if (backend instanceof DockerBackend docker) {
-            int removed = docker.removeLeftovers();
-            if (removed > 0) {
-                LOG.info("removed {} sandbox containers left by a previous run of worker {}", removed,
-                        config.workerId());
-            }
+        int removed = switch (backend) {
+            case DockerBackend docker -> docker.removeLeftovers();
+            case KubernetesBackend kubernetes -> kubernetes.removeLeftovers();
+            default -> 0;
+        };
+        if (removed > 0) {
+            LOG.info("removed {} sandboxes left by a previous run of worker {}", removed, config.workerId());
         }
         if (config.scope() == SandboxConfig.Scope.USER && !(backend instanceof DockerBackend)) {
             LOG.warn("agentbus.sandbox.scope=user needs the Docker backend; {} sandboxes stay one per session",

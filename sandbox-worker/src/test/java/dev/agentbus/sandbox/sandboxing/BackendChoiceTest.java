@@ -81,6 +81,25 @@ class BackendChoiceTest {
     }
 
     @Test
+    void kubernetes_is_used_only_when_named_and_never_probed_by_auto() {
+        List<String> kubernetesProbes = new ArrayList<>();
+        Supplier<BackendChoice.Probe> kubernetes = () -> {
+            kubernetesProbes.add("kubernetes");
+            return BackendChoice.Probe.missing("no API");
+        };
+
+        BackendChoice.choose(AUTO, false, docker(NO_ENGINE), bubblewrap(NO_BWRAP), kubernetes);
+        assertThat(kubernetesProbes).as("auto does not try it").isEmpty();
+        probed.clear();
+
+        BackendChoice named = BackendChoice.choose(SandboxConfig.Backend.KUBERNETES, false, docker(null),
+                bubblewrap(null), kubernetes);
+        assertThat(kubernetesProbes).containsExactly("kubernetes");
+        assertThat(probed).as("nor are the others when it is named").isEmpty();
+        assertThat(named.backend()).as("refused, not replaced by another backend").isInstanceOf(Unavailable.class);
+    }
+
+    @Test
     void unsafe_host_mode_wins_over_everything() {
         assertThat(BackendChoice.choose(DOCKER, true, docker(NO_ENGINE), bubblewrap(NO_BWRAP)))
                 .isEqualTo(new BackendChoice(new HostBackend(), null));
@@ -89,7 +108,7 @@ class BackendChoiceTest {
     @Test
     void a_misspelt_backend_is_a_clear_configuration_error() {
         assertThatThrownBy(() -> SandboxConfig.Backend.parse("dokcer")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("agentbus.sandbox.backend must be auto, docker or bubblewrap, got 'dokcer'");
+                .hasMessage("agentbus.sandbox.backend must be auto, docker, bubblewrap or kubernetes, got 'dokcer'");
         assertThat(SandboxConfig.Backend.parse(" Docker ")).isEqualTo(DOCKER);
     }
 }

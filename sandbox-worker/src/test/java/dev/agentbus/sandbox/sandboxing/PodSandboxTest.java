@@ -241,6 +241,39 @@ class PodSandboxTest {
     }
 
     @Test
+    void theWorkerChoosesThePodBackendWhenTheApiLetsItListPodsAndElseSaysWhy() throws Exception {
+        PodSandboxConfig pods = new PodSandboxConfig(NAMESPACE, "agentbus-workspaces", root, "", Duration.ofSeconds(5));
+        SandboxConfig config = SandboxConfig.defaults().withBackend(SandboxConfig.Backend.KUBERNETES);
+
+        BackendChoice.Probe found = KubernetesBackend.probe(server.createClient(), config, pods);
+        assertThat(found.usable()).isInstanceOf(KubernetesBackend.class);
+        assertThat(found.usable().name()).isEqualTo("kubernetes");
+        found.usable().close();
+
+        // An API that is not there: the worker starts, refuses commands, and names the API and the namespace.
+        var nowhere = new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(
+                new io.fabric8.kubernetes.client.ConfigBuilder().withMasterUrl("https://127.0.0.1:1")
+                        .withRequestRetryBackoffLimit(0).withConnectionTimeout(2000).build()).build();
+        BackendChoice.Probe missing = KubernetesBackend.probe(nowhere, config, pods);
+        assertThat(missing.usable()).isNull();
+        assertThat(missing.problem()).contains("https://127.0.0.1:1").contains("namespace " + NAMESPACE);
+        BackendChoice refused = BackendChoice.choose(SandboxConfig.Backend.KUBERNETES, false,
+                () -> { throw new AssertionError("docker is not probed"); },
+                () -> { throw new AssertionError("bubblewrap is not probed"); }, () -> missing);
+        assertThat(refused.backend()).isInstanceOf(Unavailable.class);
+        assertThat(((Unavailable) refused.backend()).reason()).contains("(kubernetes)").contains("127.0.0.1:1");
+    }
+
+    @Test
+    void theSandboxNamespaceIsTheConfiguredOneElseTheWorkersOwnElseDefault(@TempDir Path secrets) throws Exception {
+        Path own = secrets.resolve("namespace");
+        assertThat(PodSandboxConfig.namespaceOrOwn("", own)).as("outside a pod").isEqualTo("default");
+        java.nio.file.Files.writeString(own, "team-a\n");
+        assertThat(PodSandboxConfig.namespaceOrOwn(" ", own)).as("in a pod").isEqualTo("team-a");
+        assertThat(PodSandboxConfig.namespaceOrOwn("sandboxes", own)).isEqualTo("sandboxes");
+    }
+
+    @Test
     void podNamesAndLabelValuesKeepKubernetesRules() {
         String name = SandboxPods.podName(SandboxKey.uniqueName("Alice.Smith_" + "x".repeat(80)));
         assertThat(name).hasSizeLessThanOrEqualTo(63).matches("[a-z0-9]([a-z0-9-]*[a-z0-9])?");

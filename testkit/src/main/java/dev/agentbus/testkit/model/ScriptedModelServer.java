@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * <p>The script is one FIFO queue of steps: {@link #replyText}, {@link #replyToolCall},
  * {@link #replyToolCalls}, {@link #replyWithReasoning}, {@link #reply}, {@link #failNext} and, for
  * imitating servers that bend the protocol, {@link #replyRaw} and {@link #replyRawStream} each append
- * one step, and each {@code POST /v1/chat/completions} consumes the oldest. When the queue is empty the
+ * one step, and each {@code POST /v1/chat/completions} consumes the oldest ({@link #conversation} gives
+ * concurrent sessions a queue each). When the queue is empty the
  * server answers HTTP 500 "script exhausted", so a test notices a call it did not expect. Every request
  * body is recorded ({@link #requests()}) so a test can assert what the client really sent.
  *
@@ -65,6 +66,8 @@ public final class ScriptedModelServer implements AutoCloseable {
     // One lock for script and recording so that request number n always meets script step n.
     private final Object lock = new Object();
     private final Deque<Step> script = new ArrayDeque<>();
+    /** Scripts of their own for conversations told apart by a mark in their first user message. */
+    private final java.util.Map<String, Conversation> conversations = new java.util.LinkedHashMap<>();
     private final List<JsonNode> requests = new ArrayList<>();
     private final List<String> authorizations = new ArrayList<>();
     /** Chat requests so far, whether or not their bodies are kept. */
@@ -244,6 +247,61 @@ public final class ScriptedModelServer implements AutoCloseable {
     }
 
     /**
+     * A script of its own for every conversation whose first user message contains {@code mark}, for tests that
+     * run several sessions at once: one shared queue would hand a reply to whichever session asked first.
+     * Requests of other conversations still consume the main script.
+     */
+    public Conversation conversation(String mark) {
+        Objects.requireNonNull(mark, "mark");
+        synchronized (lock) {
+            return conversations.computeIfAbsent(mark, Conversation::new);
+        }
+    }
+
+    /** The replies and the request count of one conversation; see {@link #conversation(String)}. */
+    public final class Conversation {
+        private final String mark;
+        private final Deque<ScriptedReply> replies = new ArrayDeque<>();
+        private int requests;
+
+        private Conversation(String mark) {
+            this.mark = mark;
+        }
+
+        public Conversation replyText(String text) {
+            return reply(ScriptedReply.text(text));
+        }
+
+        public Conversation replyToolCall(String name, String argumentsJson) {
+            return reply(ScriptedReply.toolCalls(List.of(ScriptedToolCall.of(name, argumentsJson))));
+        }
+
+        public Conversation reply(ScriptedReply reply) {
+            ScriptedReply numbered = reply.withToolCalls(reply.toolCalls().stream()
+                    .map(call -> call.id() != null ? call : call.withId("call_" + toolCallIds.incrementAndGet()))
+                    .toList());
+            synchronized (lock) {
+                replies.addLast(numbered);
+            }
+            return this;
+        }
+
+        /** Chat requests of this conversation so far. */
+        public int requestCount() {
+            synchronized (lock) {
+                return requests;
+            }
+        }
+
+        /** Replies not yet asked for. */
+        public int remaining() {
+            synchronized (lock) {
+                return replies.size();
+            }
+        }
+    }
+
+    /**
      * Chat answers the client hung up on before they were complete (writing the rest failed): how a test sees that
      * a client stopped a stream instead of reading it to its end.
      */
@@ -384,6 +442,7 @@ public final class ScriptedModelServer implements AutoCloseable {
             lastRequest = null;
             modelListRequests = 0;
             chatRequestsFinished = 0;
+            conversations.clear();
         }
     }
 
@@ -500,7 +559,7 @@ public final class ScriptedModelServer implements AutoCloseable {
             number = chatRequests;
             // A malformed request does not consume a step: the script describes model answers, and a
             // real server would reject such a request before the model ever saw it.
-            step = request == null || !request.isObject() ? null : script.pollFirst();
+            step = request == null || !request.isObject() ? null : nextStep(request);
             lock.notifyAll();
         }
         if (request == null || !request.isObject()) {
@@ -541,6 +600,25 @@ public final class ScriptedModelServer implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** The next step for this request: its conversation's, if a mark matches, else the main script's. Under lock. */
+    private Step nextStep(JsonNode request) {
+        String firstUserMessage = "";
+        for (JsonNode message : request.path("messages")) {
+            if ("user".equals(message.path("role").asText())) {
+                firstUserMessage = message.path("content").toString();
+                break;
+            }
+        }
+        for (Conversation conversation : conversations.values()) {
+            if (firstUserMessage.contains(conversation.mark)) {
+                conversation.requests++;
+                ScriptedReply reply = conversation.replies.pollFirst();
+                return reply == null ? null : new ReplyStep(reply);
+            }
+        }
+        return script.pollFirst();
     }
 
     private ObjectNode completion(String id, String model, ScriptedReply reply, ScriptedUsage usage) {

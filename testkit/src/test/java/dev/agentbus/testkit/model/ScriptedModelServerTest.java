@@ -85,6 +85,31 @@ class ScriptedModelServerTest {
     }
 
     @Test
+    void a_conversation_marked_in_its_first_user_message_gets_its_own_replies_whatever_the_order_of_asking()
+            throws Exception {
+        server.conversation("[A]").replyText("a1").replyText("a2");
+        server.conversation("[B]").replyText("b1");
+        server.replyText("unmarked");
+
+        // B asks before A, and an unmarked conversation in between: each still gets its own next reply
+        assertThat(content(post(request(false, "task [B]")))).isEqualTo("b1");
+        assertThat(content(post(request(false, "no mark")))).isEqualTo("unmarked");
+        assertThat(content(post(request(false, "task [A]")))).isEqualTo("a1");
+        assertThat(content(post(request(false, "task [A]")))).isEqualTo("a2");
+        HttpResponse<String> exhausted = post(request(false, "task [B]"));
+
+        assertThat(exhausted.statusCode()).as("B's own script is used up; the main one is not consulted").isEqualTo(500);
+        assertThat(server.conversation("[A]").requestCount()).isEqualTo(2);
+        assertThat(server.conversation("[B]").requestCount()).isEqualTo(2);
+        assertThat(server.conversation("[A]").remaining()).isZero();
+        assertThat(server.requestCount()).isEqualTo(5);
+    }
+
+    private static String content(HttpResponse<String> response) throws IOException {
+        return JSON.readTree(response.body()).path("choices").get(0).path("message").path("content").asText();
+    }
+
+    @Test
     void a_reset_forgets_the_unused_script_and_the_recorded_requests() throws Exception {
         server.replyText("first").replyText("left over");
         assertThat(post(request(false, "hi")).statusCode()).isEqualTo(200);

@@ -64,14 +64,7 @@ class UserModels {
 
     private boolean await(String userId, java.util.function.Predicate<Optional<UserModelSettings>> done)
             throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (done.test(view.get(userId))) {
-                return true;
-            }
-            Thread.sleep(20);
-        }
-        return false;
+        return view.awaitValue(userId, done, WAIT);
     }
 
     @PreDestroy

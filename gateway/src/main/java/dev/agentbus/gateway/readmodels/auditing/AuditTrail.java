@@ -135,6 +135,11 @@ final class AuditTrail {
             }
             case SessionEvent.ModelSettingsChanged m -> {
             }
+            case SessionEvent.SubAgentStarted a -> {
+                // The task call was audited with the model's answer; the child's own calls in the child session.
+            }
+            case SessionEvent.SubAgentFinished f -> {
+            }
             case SessionEvent.ContextFilesLoaded f -> {
             }
             case SessionEvent.ContextCompactionRequested r -> {

@@ -166,6 +166,11 @@ final class SessionSummaries {
             }
             case SessionEvent.ModelSettingsChanged m -> {
             }
+            case SessionEvent.SubAgentStarted a -> {
+                // A parent's children are in its own state (GET /api/v1/sessions/{id}); each child has its own row.
+            }
+            case SessionEvent.SubAgentFinished f -> {
+            }
             case SessionEvent.ContextFilesLoaded f -> {
             }
             case SessionEvent.ContextCompactionRequested r -> {
