@@ -288,7 +288,8 @@ export class ChatView {
           body,
           item.error ? h('p', { class: 'error' }, `The model call failed: ${item.error}`) : null,
           item.refused ? h('p', { class: 'error', 'data-testid': 'model-refused' },
-            `Not sent to the model: ${item.refused}`) : null);
+            `Not sent to the model: ${item.refused}`) : null,
+          this.thumbs(item));
       }
       case 'tool':
         return h('li', { class: `tool-call ${item.status}`, 'data-testid': 'tool-call', 'data-status': item.status },
@@ -317,6 +318,31 @@ export class ChatView {
       default:
         return h('li', { class: 'notice' }, item.text);
     }
+  }
+
+  /**
+   * Thumbs up and down on a finished answer with text: POST …/feedback, recorded as feedback.recorded.v1, which moves
+   * the scores of the memory insights that shaped the answer (docs/memory.md#feedback). The pressed thumb is the
+   * latest vote in the log; none in an incognito session, whose votes do not reach memory.
+   */
+  thumbs(item) {
+    if (item.streaming || !item.seq || !item.text || this.transcript?.incognito) {
+      return null;
+    }
+    const vote = (v, label, text) => h('button', { type: 'button', class: 'thumb', 'data-testid': `thumbs-${v}`,
+      title: label, 'aria-label': label, 'aria-pressed': item.vote === v ? 'true' : 'false',
+      onclick: async (e) => {
+        e.target.disabled = true;
+        try {
+          await api('POST', `/api/v1/sessions/${encodeURIComponent(this.sessionId)}/feedback`, { seq: item.seq, vote: v });
+        } catch (err) {
+          e.target.title = `Not recorded: ${err.message}`;
+        } finally {
+          e.target.disabled = false;
+        }
+      } }, text);
+    return h('span', { class: 'message-actions feedback' },
+      vote('up', 'Good answer', '👍'), vote('down', 'Bad answer', '👎'));
   }
 
   /** Edits a message in place; sending makes a fork from before it, so the original stays as it was. */

@@ -23,7 +23,7 @@ export const EVENT_TYPES = [
   'tool_call.requested.v1', 'tool_call.started.v1', 'tool_call.completed.v1',
   'wait.scheduled.v1', 'wait.ended.v1', 'turn.ended.v1', 'input.rejected.v1', 'notification.posted.v1',
   'permission_mode.changed.v1', 'approval.requested.v1', 'approval.decided.v1',
-  'session.renamed.v1', 'whisper.queued.v1', 'whisper.delivered.v1', 'loop.warned.v1',
+  'session.renamed.v1', 'whisper.queued.v1', 'whisper.delivered.v1', 'loop.warned.v1', 'feedback.recorded.v1',
   'sub_agent.started.v1', 'sub_agent.finished.v1',
   ...PLANNING_TYPES, ...CONTEXT_TYPES,
 ];
@@ -58,11 +58,21 @@ export function applyEvent(t, envelope) {
     case 'session.created.v1':
       t.title = d.title || '';
       t.mode = (d.mode || 'AUTO').toLowerCase();
+      t.incognito = !!d.incognito;
       if (d.subAgentOf) {
         // A sub-agent: its first event links it to the parent whose task call started it.
         add(t, 'parent', { kind: 'parent', sessionId: d.subAgentOf.parentSessionId, callId: d.subAgentOf.callId });
       }
       break;
+    case 'feedback.recorded.v1': {
+      // The thumbs on an answer show the latest vote on it; a second vote replaces the first.
+      const item = t.items.find((i) => i.kind === 'assistant' && i.seq === d.seq);
+      if (item) {
+        item.vote = d.vote;
+        touch(t, item.key);
+      }
+      break;
+    }
     case 'sub_agent.started.v1': {
       // The task call's card stays where the model asked for it; the child gets a card of its own that links to it.
       const call = touch(t, `tool-${d.callId}`);
@@ -146,7 +156,7 @@ export function applyEvent(t, envelope) {
       const key = `model-${d.requestId}`;
       const item = t.byKey.get(key) || add(t, key, { kind: 'assistant' });
       Object.assign(item, { text: d.content || '', reasoning: d.reasoning || '', streaming: false,
-        model: d.model, usage: d.usage, completedAt: Date.parse(envelope.time) });
+        model: d.model, usage: d.usage, completedAt: Date.parse(envelope.time), seq: envelope.seq });
       touch(t, key);
       // The context gauge: how full the window was at this call (absent in logs older than the measure).
       if (d.measure) {

@@ -7,8 +7,9 @@ import io.micronaut.context.ApplicationContext;
  * applies the set/reset commands that the gateway writes to {@code agentbus.memory-commands}; the orchestrator reads
  * the documents from the topic and injects them into the system prompt. With {@code agentbus.memory.distill.enabled}
  * it also follows the session log and asks the model what each completed turn says about the user, and keeps those
- * insights, which people edit through the gateway (docs/memory.md). Not yet: injecting insights into prompts,
- * semantic search, feedback, refining, protected fields, rebuilding insights with new logic.
+ * insights, which people edit through the gateway (docs/memory.md), and rebuilds them from the whole log when an
+ * administrator asks. It always counts how often each insight went into a prompt and the votes on the answers they
+ * shaped. Not yet: asking the model to refine insights, the agent's {@code manage_memory} tool.
  */
 public final class MemoryServiceApplication {
     public static final String SERVICE = "memory-service";

@@ -506,6 +506,26 @@ class BrowserIT extends OnStandaloneStack {
     }
 
     @Test
+    void a_thumbs_up_on_an_answer_is_recorded_and_shown_pressed_and_a_thumbs_down_replaces_it() {
+        logIn();
+        model.replyText("An answer worth a vote.");
+        byTestId("new-session").click();
+        send("answer me");
+        WebElement answer = waitForAnswer("An answer worth a vote.");
+
+        answer.findElement(By.cssSelector("[data-testid=thumbs-up]")).click();
+
+        // Pressed once feedback.recorded.v1 is in the log and reached the page: the vote was recorded, not just clicked.
+        wait(d -> "true".equals(d.findElement(By.cssSelector("[data-testid=message-assistant] [data-testid=thumbs-up]"))
+                .getAttribute("aria-pressed")));
+        byTestId("message-assistant").findElement(By.cssSelector("[data-testid=thumbs-down]")).click();
+        wait(d -> "true".equals(d.findElement(By.cssSelector(
+                "[data-testid=message-assistant] [data-testid=thumbs-down]")).getAttribute("aria-pressed"))
+                && "false".equals(d.findElement(By.cssSelector(
+                "[data-testid=message-assistant] [data-testid=thumbs-up]")).getAttribute("aria-pressed")));
+    }
+
+    @Test
     void a_whisper_reaches_the_agents_next_step_and_a_session_is_renamed() {
         logIn();
         model.reply(ScriptedReply.text("first thoughts").withDelay(Duration.ofSeconds(4))).replyText("revised answer");

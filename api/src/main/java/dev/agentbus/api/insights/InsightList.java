@@ -1,5 +1,7 @@
 package dev.agentbus.api.insights;
 
+import dev.agentbus.events.insights.InsightSet;
+
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;

@@ -2,6 +2,7 @@ package dev.agentbus.cli.commands;
 
 import dev.agentbus.cli.AgentbusCli;
 import dev.agentbus.cli.ExitCodes;
+import dev.agentbus.cli.admin.RebuildMemoryCommand;
 import dev.agentbus.cli.admin.RebuildProjectionsCommand;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -12,8 +13,8 @@ import java.util.concurrent.Callable;
 
 /** {@code agentbus admin …}: operating the platform rather than using a session. */
 @Command(mixinStandardHelpOptions = true, versionProvider = AgentbusCli.Version.class, name = "admin",
-        description = "Operate the platform: rebuild the PostgreSQL read models.",
-        subcommands = {RebuildProjectionsCommand.class})
+        description = "Operate the platform: rebuild the PostgreSQL read models, rebuild memory insights.",
+        subcommands = {RebuildProjectionsCommand.class, RebuildMemoryCommand.class})
 public final class AdminCommand implements Callable<Integer> {
 
     @ParentCommand

@@ -314,6 +314,22 @@ public final class GatewayClient {
                 .GET().build(), null));
     }
 
+    /** POST /api/v1/admin/rebuild-memory: asks for a rebuild of one user's insights, or every user's (null). */
+    public JsonNode rebuildMemory(String user) {
+        com.fasterxml.jackson.databind.node.ObjectNode body = com.fasterxml.jackson.databind.node.JsonNodeFactory
+                .instance.objectNode();
+        if (user != null) {
+            body.put("user", user);
+        }
+        return json(send(post("/api/v1/admin/rebuild-memory", body), null));
+    }
+
+    /** GET /api/v1/admin/rebuild-memory/{rebuildId}: the users whose insights the rebuild replaced so far. */
+    public JsonNode memoryRebuildStatus(String rebuildId) {
+        return json(send(request("/api/v1/admin/rebuild-memory/" + rebuildId).header("Accept", "application/json")
+                .GET().build(), null));
+    }
+
     /** GET /api/v1/sessions/{id}/log: one event envelope JSON per line, blank lines dropped. */
     public List<String> log(String sessionId) {
         String body = send(request(sessionPath(sessionId) + "/log").header("Accept", "application/x-ndjson")

@@ -153,6 +153,12 @@ public final class TurnRenderer implements SessionStream.Listener {
             case MemoryAttached memory -> {
                 // part of the system prompt, not of the conversation
             }
+            case SessionEvent.InsightsInjected insights -> {
+                // part of the system prompt, not of the conversation
+            }
+            case SessionEvent.FeedbackGiven feedback -> {
+                // a person's vote, shown by the web UI's thumbs
+            }
             case ModelCallStarted started -> {
                 // tokens (or the completed call) will show what it did
             }

@@ -109,6 +109,9 @@ public final class Timeline {
                     p.yellow("⚠ ") + p.dim(Text.oneLine(w.reason(), WIDTH)));
             case MemoryAttached m -> line(head, p.dim("memory v" + m.version() + " attached ("
                     + Text.lines(m.content()).size() + " lines)"));
+            case SessionEvent.InsightsInjected i -> line(head, p.dim(i.insights().size() + " insights in the prompt"));
+            case SessionEvent.FeedbackGiven f -> line(head, p.dim("thumbs " + f.vote().wireName() + " on #" + f.seq()
+                    + (f.givenBy() == null ? "" : " by " + f.givenBy())));
             case ModelCallStarted m -> line(head, p.dim("model call " + m.iteration() + " started"
                     + (m.asked() == null ? "" : ": " + ModelText.asked(m.asked()))));
             case ModelCallCompleted m -> modelAnswer(head, m, before);

@@ -2,6 +2,7 @@ package dev.agentbus.events.input;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentbus.events.WireType;
+import dev.agentbus.events.session.Vote;
 import dev.agentbus.events.models.Sampling;
 import dev.agentbus.events.session.ApprovalDecision;
 import dev.agentbus.events.session.ContextFile;
@@ -28,12 +29,18 @@ public sealed interface SessionInput {
      * {@code systemPrompt} give the session its own system prompt (null: the installation's). {@code planFirst} asks
      * for plan-first mode: no tool other than the planning tools runs before the user approved a plan (absent in
      * older inputs: false). {@code model} and {@code sampling} are the session's own model and sampling (null: the
-     * user's or the installation's).
+     * user's or the installation's). {@code incognito}: the session's memory is off both ways, nothing is learned
+     * from it and no insight is injected (absent in older inputs: false).
      */
     @WireType("create_session.v1")
     record CreateSession(String title, PermissionMode mode, String preset, String systemPrompt, boolean planFirst,
-                         String model, Sampling sampling)
+                         String model, Sampling sampling, boolean incognito)
             implements SessionInput {
+        public CreateSession(String title, PermissionMode mode, String preset, String systemPrompt,
+                             boolean planFirst, String model, Sampling sampling) {
+            this(title, mode, preset, systemPrompt, planFirst, model, sampling, false);
+        }
+
         public CreateSession(String title, PermissionMode mode, String preset, String systemPrompt,
                              boolean planFirst) {
             this(title, mode, preset, systemPrompt, planFirst, null, null);
@@ -130,6 +137,15 @@ public sealed interface SessionInput {
      */
     @WireType("record_model_refusal.v1")
     record RecordModelRefusal(String requestId, String model, String reason) implements SessionInput {
+    }
+
+    /**
+     * Written by the gateway when a person gives a thumbs up or down on an answer ({@code POST
+     * /api/v1/sessions/{id}/feedback}); {@code seq} is the answer's {@code model_call.completed.v1}. Accepted at any
+     * time for an answer with text; rejected for any other seq.
+     */
+    @WireType("give_feedback.v1")
+    record GiveFeedback(long seq, Vote vote) implements SessionInput {
     }
 
     /** Written by the gateway when a person cancels the running turn. */

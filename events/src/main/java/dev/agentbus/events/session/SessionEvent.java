@@ -27,16 +27,23 @@ public sealed interface SessionEvent {
      * session's permission mode: the one asked for, else the installation's default; absent in logs written before
      * modes existed, which means {@link PermissionMode#AUTO}. {@code subAgentOf} is set when another session's
      * {@code task} call started this one (a sub-agent, {@code start_sub_agent.v1}): its parent, the call, and the
-     * tools and iteration cap it runs with; absent for every other session.
+     * tools and iteration cap it runs with; absent for every other session. {@code incognito}: the memory-service
+     * never reads this session (nothing is distilled from it, no vote in it counts) and no insight goes into its
+     * prompts; false in older logs.
      */
     @WireType("session.created.v1")
-    record SessionCreated(String title, PermissionMode mode, SubAgentOf subAgentOf) implements SessionEvent {
+    record SessionCreated(String title, PermissionMode mode, SubAgentOf subAgentOf, boolean incognito)
+            implements SessionEvent {
         public SessionCreated(String title) {
-            this(title, null, null);
+            this(title, null, null, false);
         }
 
         public SessionCreated(String title, PermissionMode mode) {
-            this(title, mode, null);
+            this(title, mode, null, false);
+        }
+
+        public SessionCreated(String title, PermissionMode mode, SubAgentOf subAgentOf) {
+            this(title, mode, subAgentOf, false);
         }
     }
 
@@ -142,6 +149,31 @@ public sealed interface SessionEvent {
      */
     @WireType("memory.attached.v1")
     record MemoryAttached(String content, long version) implements SessionEvent {
+    }
+
+    /**
+     * Emitted by the orchestrator at the start of a turn (after {@code memory.attached.v1}, if any) with the user's
+     * insights it chose for the turn's system prompt: the best by score, within the token budget. Emitted every turn
+     * that uses any, and once with an empty list when a turn uses none after one that did. Every model call of the
+     * turn uses exactly these (the fold keeps them), so a replay renders the same prompt without reading the insight
+     * sets again, and the memory-service counts each listed insight as used once and credits it with the votes on
+     * the turn's answers. Never emitted in an incognito session.
+     */
+    @WireType("insights.injected.v1")
+    record InsightsInjected(List<InjectedInsight> insights) implements SessionEvent {
+        public InsightsInjected {
+            insights = insights == null ? List.of() : List.copyOf(insights);
+        }
+    }
+
+    /**
+     * Emitted by the orchestrator when a person gives a thumbs up or down on an answer of the session
+     * ({@code give_feedback.v1}). {@code seq} is the answer's {@code model_call.completed.v1}; the memory-service moves
+     * the scores of the insights injected into that turn's prompt. A second vote on the same answer replaces the
+     * first.
+     */
+    @WireType("feedback.recorded.v1")
+    record FeedbackGiven(long seq, Vote vote, String givenBy) implements SessionEvent {
     }
 
     /**

@@ -5,6 +5,7 @@ import dev.agentbus.events.session.SessionEvent.ContextCompacted;
 import dev.agentbus.events.session.SessionEvent.ContextCompactionFailed;
 import dev.agentbus.events.session.SessionEvent.ContextCompactionRequested;
 import dev.agentbus.events.session.SessionEvent.ContextFilesLoaded;
+import dev.agentbus.events.session.SessionEvent.InsightsInjected;
 import dev.agentbus.events.session.SessionEvent.SystemPromptChanged;
 import dev.agentbus.events.session.TokenUsage;
 
@@ -18,12 +19,12 @@ final class ContextFold {
 
     static ContextState systemPromptSet(ContextState c, SystemPromptChanged e) {
         return new ContextState(blankToNull(e.preset()), blankToNull(e.systemPrompt()), c.files(), c.gauge(),
-                c.summary(), c.compacting(), c.lastCompactionRequestAt());
+                c.summary(), c.compacting(), c.lastCompactionRequestAt(), c.insights(), c.incognito());
     }
 
     static ContextState filesLoaded(ContextState c, ContextFilesLoaded e) {
         return new ContextState(c.preset(), c.systemPrompt(), e.files(), c.gauge(), c.summary(), c.compacting(),
-                c.lastCompactionRequestAt());
+                c.lastCompactionRequestAt(), c.insights(), c.incognito());
     }
 
     /** A model call's answer: the gauge shows its measure; without one (older logs), what the server reported. */
@@ -34,25 +35,25 @@ final class ContextFold {
                 : new ContextState.Gauge(usage.promptTokens(), usage.completionTokens(), false, c.gauge().window(),
                         c.gauge().windowSource(), messages);
         return new ContextState(c.preset(), c.systemPrompt(), c.files(), gauge, c.summary(), c.compacting(),
-                c.lastCompactionRequestAt());
+                c.lastCompactionRequestAt(), c.insights(), c.incognito());
     }
 
     static ContextState compactionRequested(ContextState c, ContextCompactionRequested e, int messages) {
         return new ContextState(c.preset(), c.systemPrompt(), c.files(), c.gauge(), c.summary(),
                 new ContextState.Compacting(e.requestId(), e.throughSeq(), e.messagesCovered(), e.requestedBy()),
-                messages);
+                messages, c.insights(), c.incognito());
     }
 
     static ContextState compacted(ContextState c, ContextCompacted e) {
         int count = c.summary() == null ? 1 : c.summary().compactions() + 1;
         return new ContextState(c.preset(), c.systemPrompt(), c.files(), c.gauge(),
                 new ContextState.Summary(e.summary(), e.throughSeq(), e.messagesCovered(), count), null,
-                c.lastCompactionRequestAt());
+                c.lastCompactionRequestAt(), c.insights(), c.incognito());
     }
 
     static ContextState compactionFailed(ContextState c, ContextCompactionFailed e) {
         return new ContextState(c.preset(), c.systemPrompt(), c.files(), c.gauge(), c.summary(), null,
-                c.lastCompactionRequestAt());
+                c.lastCompactionRequestAt(), c.insights(), c.incognito());
     }
 
     /**
@@ -62,7 +63,11 @@ final class ContextFold {
     static ContextState forked(ContextState from) {
         ContextState c = from == null ? ContextState.EMPTY : from;
         return new ContextState(c.preset(), c.systemPrompt(), c.files(), c.gauge(), c.summary(), null,
-                c.lastCompactionRequestAt());
+                c.lastCompactionRequestAt(), c.insights(), c.incognito());
+    }
+
+    static ContextState insightsInjected(ContextState c, InsightsInjected e) {
+        return c.withInsights(e.insights());
     }
 
     private static String blankToNull(String s) {

@@ -1,6 +1,8 @@
 package dev.agentbus.events.state;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.agentbus.events.session.ContextFile;
+import dev.agentbus.events.session.InjectedInsight;
 
 import java.util.List;
 
@@ -21,15 +23,42 @@ import java.util.List;
  * @param lastCompactionRequestAt how many messages the conversation had at the last
  *                     {@code context.compaction_requested.v1}, 0 before the first: compaction is only tried again
  *                     once a model call measured the prompt after it
+ * @param insights     the user's insights in the system prompt of the current (or last) turn
+ *                     ({@code insights.injected.v1}), empty when none
+ * @param incognito    the session was created incognito: no insight goes into its prompts, nothing is learned from it
+ *                     (both left out of the JSON while empty and false, so the state of a session without them reads
+ *                     as it did before)
  */
 public record ContextState(String preset, String systemPrompt, List<ContextFile> files, Gauge gauge,
-                           Summary summary, Compacting compacting, int lastCompactionRequestAt) {
+                           Summary summary, Compacting compacting, int lastCompactionRequestAt,
+                           @JsonInclude(JsonInclude.Include.NON_EMPTY) List<InjectedInsight> insights,
+                           @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean incognito) {
 
-    public static final ContextState EMPTY = new ContextState(null, null, List.of(), Gauge.NONE, null, null, 0);
+    public static final ContextState EMPTY = new ContextState(null, null, List.of(), Gauge.NONE, null, null, 0,
+            List.of(), false);
 
     public ContextState {
         files = files == null ? List.of() : List.copyOf(files);
         gauge = gauge == null ? Gauge.NONE : gauge;
+        insights = insights == null ? List.of() : List.copyOf(insights);
+    }
+
+    /** As before insights were injected: none, and not incognito. */
+    public ContextState(String preset, String systemPrompt, List<ContextFile> files, Gauge gauge, Summary summary,
+                        Compacting compacting, int lastCompactionRequestAt) {
+        this(preset, systemPrompt, files, gauge, summary, compacting, lastCompactionRequestAt, List.of(), false);
+    }
+
+    /** The same context with these insights in the prompt ({@code insights.injected.v1}). */
+    public ContextState withInsights(List<InjectedInsight> injected) {
+        return new ContextState(preset, systemPrompt, files, gauge, summary, compacting, lastCompactionRequestAt,
+                injected, incognito);
+    }
+
+    /** The same context, its memory off ({@code session.created.v1} with {@code incognito}). */
+    public ContextState withIncognito(boolean on) {
+        return new ContextState(preset, systemPrompt, files, gauge, summary, compacting, lastCompactionRequestAt,
+                insights, on);
     }
 
     /** Whether a summary is being written: the turn's next model call waits for it, and no other is asked for. */

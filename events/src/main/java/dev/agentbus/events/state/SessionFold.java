@@ -17,6 +17,7 @@ import dev.agentbus.events.session.SessionEvent.SessionRenamed;
 import dev.agentbus.events.session.SessionEvent.WhisperDelivered;
 import dev.agentbus.events.session.SessionEvent.WhisperQueued;
 import dev.agentbus.events.session.SessionEvent.PermissionModeChanged;
+import dev.agentbus.events.session.SessionEvent;
 import dev.agentbus.events.session.SessionEvent.MemoryAttached;
 import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ModelCallFailed;
@@ -77,6 +78,7 @@ public final class SessionFold {
                 b.createdAt = e.time();
                 b.permissionMode = c.mode() == null ? PermissionMode.AUTO : c.mode();
                 b.subAgents = SubAgentsFold.created(b.subAgents, c);
+                b.context = b.context.withIncognito(c.incognito());
             }
             case PermissionModeChanged m -> {
                 if (m.mode() != null) {
@@ -158,6 +160,10 @@ public final class SessionFold {
             case MemoryAttached m -> {
                 b.memory = m.content();
                 b.memoryVersion = m.version();
+            }
+            case SessionEvent.InsightsInjected i -> b.context = ContextFold.insightsInjected(b.context, i);
+            // A vote changes the user's insights (the memory-service's), not the session.
+            case SessionEvent.FeedbackGiven f -> {
             }
             case ModelCallStarted m -> {
                 b.models = ModelFold.asked(b.models, m);

@@ -35,7 +35,7 @@ public record SessionSnapshot(int schemaVersion, String sessionId, long seq, int
      * Raise it with every change to how events fold or to the shape of {@link SessionState}: a change to the golden
      * {@code *.state.json} files is one. {@code SessionSnapshotTest} pins the state's shape to this number.
      */
-    public static final int SCHEMA_VERSION = 8;
+    public static final int SCHEMA_VERSION = 9;
 
     public static SessionSnapshot of(int partition, long eventOffset, long coveredBelow, int snapshotsInPartition,
                                      Instant time, SessionState state) {

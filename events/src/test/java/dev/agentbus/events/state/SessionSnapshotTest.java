@@ -100,7 +100,7 @@ class SessionSnapshotTest {
         assertThat(SessionSnapshot.SCHEMA_VERSION + ":" + fingerprint)
                 .as("SessionState's shape changed: raise SessionSnapshot.SCHEMA_VERSION and pin the new fingerprint. "
                         + "Shape now: %s", shape)
-                .isEqualTo("8:" + PINNED_FINGERPRINT_OF_VERSION_8);
+                .isEqualTo("9:" + PINNED_FINGERPRINT_OF_VERSION_9);
     }
 
     // Version 2: the permission mode, pending approvals and always-allowed tools (approvals).
@@ -111,7 +111,8 @@ class SessionSnapshotTest {
     // Version 7: models (the session's own model and sampling, what the latest model call asked for).
     // Version 8: sub-agents (the session's parent link and its children), the MCP servers and their tools (mcp),
     // images attached to user messages, reasoning effort and thinking budget, the model warning given.
-    private static final String PINNED_FINGERPRINT_OF_VERSION_8 = "90c5d8081ddfc548";
+    // Version 9: the context's injected memory insights and the incognito flag (memory insights).
+    private static final String PINNED_FINGERPRINT_OF_VERSION_9 = "f5fef07ddd389712";
 
     /** Names and types of every record component reachable from the type, enum constants and sealed subtypes. */
     private static String shape(Type type, Set<String> seen) {

@@ -1,8 +1,8 @@
 package dev.agentbus.gateway.insights;
 
-import dev.agentbus.api.insights.Insight;
-import dev.agentbus.api.insights.InsightCommand;
-import dev.agentbus.api.insights.InsightSet;
+import dev.agentbus.events.insights.Insight;
+import dev.agentbus.events.insights.InsightCommand;
+import dev.agentbus.events.insights.InsightSet;
 import dev.agentbus.eventbus.CompactedTopicView;
 import dev.agentbus.eventbus.KafkaSettings;
 import dev.agentbus.eventbus.TraceHeaders;
@@ -49,15 +49,66 @@ class UserInsights {
         return get(user).find(insightId).orElseThrow(() -> ApiException.notFound("no insight " + insightId));
     }
 
-    InsightSet edit(String user, String insightId, String text, Boolean disabled, Boolean pinned)
-            throws InterruptedException {
+    InsightSet edit(String user, String insightId, String text, Boolean disabled, Boolean pinned,
+                    Boolean isProtected) throws InterruptedException {
         find(user, insightId);
-        return send(new InsightCommand.EditInsight(newId(), user, insightId, text, disabled, pinned));
+        return send(new InsightCommand.EditInsight(newId(), user, insightId, text, disabled, pinned, isProtected));
+    }
+
+    /**
+     * Asks the memory-service to rebuild the insights of {@code user} (or of every user, {@code null}) from the
+     * whole log; answered at once with the rebuild's id, since a rebuild asks the model about every turn.
+     */
+    String requestRebuild(String user, String requestedBy) {
+        String id = newId();
+        var command = new InsightCommand.RequestRebuild(id,
+                user == null ? InsightCommand.RequestRebuild.ALL_USERS : user, requestedBy);
+        var record = new ProducerRecord<>(Topics.INSIGHT_COMMANDS.name(), command.userId(),
+                EventCodec.encodeValue(command));
+        TraceHeaders.inject(TraceHeaders.newTrace(), record.headers());
+        try {
+            producer.send(record).get(10, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, "Kafka did not accept the request: "
+                    + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, "interrupted");
+        }
+        return id;
+    }
+
+    /** The users whose insights the rebuild {@code rebuildId} replaced so far, with their new version. */
+    java.util.Map<String, Long> rebuilt(String rebuildId) {
+        java.util.Map<String, Long> out = new java.util.TreeMap<>();
+        for (InsightSet set : view.values()) {
+            if (rebuildId.equals(set.lastRebuildId())) {
+                out.put(set.userId(), set.version());
+            }
+        }
+        return out;
     }
 
     InsightSet delete(String user, String insightId) throws InterruptedException {
         find(user, insightId);
         return send(new InsightCommand.DeleteInsight(newId(), user, insightId));
+    }
+
+    /** Asks the memory-service to have the model merge the user's duplicate and conflicting insights. */
+    InsightCommand.RequestRefinement requestRefinement(String user) throws InterruptedException {
+        var request = new InsightCommand.RequestRefinement(newId(), user);
+        publish(request);
+        return request;
+    }
+
+    /** The set once the refinement's result was applied, or empty after {@code waitMs}. */
+    java.util.Optional<InsightSet> awaitRefined(InsightCommand.RequestRefinement request, long waitMs)
+            throws InterruptedException {
+        if (view.awaitValue(request.userId(), set -> set.isPresent()
+                && request.resultId().equals(set.get().lastCommandId()), java.time.Duration.ofMillis(waitMs))) {
+            return view.get(request.userId());
+        }
+        return java.util.Optional.empty();
     }
 
     InsightSet clear(String user) throws InterruptedException {
@@ -69,6 +120,12 @@ class UserInsights {
     }
 
     private InsightSet send(InsightCommand command) throws InterruptedException {
+        publish(command);
+        return awaitApplied(command.userId(), command.commandId(), WAIT,
+                "the memory-service did not apply the change within 10 s; it is queued and will apply when it runs");
+    }
+
+    private void publish(InsightCommand command) throws InterruptedException {
         var record = new ProducerRecord<>(Topics.INSIGHT_COMMANDS.name(), command.userId(),
                 EventCodec.encodeValue(command));
         TraceHeaders.inject(TraceHeaders.newTrace(), record.headers());
@@ -78,15 +135,14 @@ class UserInsights {
             throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, "Kafka did not accept the change: "
                     + e.getMessage());
         }
-        return awaitApplied(command.userId(), command.commandId());
     }
 
-    private InsightSet awaitApplied(String user, String commandId) throws InterruptedException {
-        if (view.awaitValue(user, set -> set.isPresent() && commandId.equals(set.get().lastCommandId()), WAIT)) {
+    private InsightSet awaitApplied(String user, String commandId, java.time.Duration wait, String late)
+            throws InterruptedException {
+        if (view.awaitValue(user, set -> set.isPresent() && commandId.equals(set.get().lastCommandId()), wait)) {
             return view.get(user).orElseThrow();
         }
-        throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE,
-                "the memory-service did not apply the change within 10 s; it is queued and will apply when it runs");
+        throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, late);
     }
 
     @PreDestroy

@@ -62,11 +62,13 @@ class SessionsController {
      * {@code preset} and {@code systemPrompt}: the session's own system prompt (docs/api.md#context); absent for the
      * installation's. {@code planFirst}: plan-first mode, tools wait for a plan the user approved; absent for off.
      * {@code model} and {@code sampling}: the session's own model and sampling (docs/api.md#models); absent for the
-     * user's and the installation's.
+     * user's and the installation's. {@code incognito}: memory off for this session, nothing is learned from it and
+     * no insight is injected (docs/memory.md#incognito-sessions); absent for off.
      */
     public record CreateSessionRequest(@Nullable String title, @Nullable String mode, @Nullable String preset,
                                        @Nullable String systemPrompt, @Nullable Boolean planFirst,
-                                       @Nullable String model, @Nullable SamplingRequest sampling) {
+                                       @Nullable String model, @Nullable SamplingRequest sampling,
+                                       @Nullable Boolean incognito) {
     }
 
     /** {@code images}: workspace paths of images to show the model with the text (docs/api.md#images). */
@@ -92,7 +94,7 @@ class SessionsController {
         ModelChoice model = SamplingRequest.check(body == null ? null : body.model(),
                 body == null ? null : body.sampling());
         inputs.send(id, userOf(request), new SessionInput.CreateSession(title, mode, preset, systemPrompt, planFirst,
-                model.model(), Sampling.orNull(model.sampling())));
+                model.model(), Sampling.orNull(model.sampling()), body != null && Boolean.TRUE.equals(body.incognito())));
         // Answer 201 once the session is in the log, so a client's next request finds it. If the orchestrator is
         // slow or down the request is still durable: 202, and the session appears when the orchestrator runs.
         if (directory.awaitSession(id, Duration.ofSeconds(10))) {

@@ -193,6 +193,8 @@ class IsolationIT {
         // A turn that is really under way, so a whisper would be taken; a bad body is 404 too.
         p.put("POST /api/v1/sessions/{id}/whisper", Probe.of(Expect.NOT_FOUND, "POST",
                 "/api/v1/sessions/" + aliceAwaiting + "/whisper", Map.of("text", "psst")));
+        p.put("POST /api/v1/sessions/{id}/feedback", Probe.of(Expect.NOT_FOUND, "POST", s + "/feedback",
+                Map.of("seq", 3, "vote", "up")));
         p.put("GET /api/v1/sessions/{id}/log", Probe.of(Expect.NOT_FOUND, "GET", s + "/log", null));
         p.put("GET /api/v1/sessions/{id}/events", Probe.of(Expect.NOT_FOUND, "GET", s + "/events", null));
         p.put("GET /api/v1/sessions/{id}/export", Probe.of(Expect.NOT_FOUND, "GET", s + "/export", null));
@@ -267,6 +269,8 @@ class IsolationIT {
         p.put("GET /api/v1/memory/insights", Probe.of(Expect.CALLERS_OWN, "GET", "/api/v1/memory/insights", null));
         p.put("PUT /api/v1/memory/insights/{id}", Probe.of(Expect.NOT_FOUND, "PUT",
                 "/api/v1/memory/insights/ins_guessed", Map.of("pinned", true)));
+        p.put("POST /api/v1/memory/insights/refine", Probe.of(Expect.CALLERS_OWN, "POST",
+                "/api/v1/memory/insights/refine", Map.of("waitSeconds", 0)));
         p.put("DELETE /api/v1/memory/insights/{id}", Probe.of(Expect.NOT_FOUND, "DELETE",
                 "/api/v1/memory/insights/ins_guessed", null));
         p.put("DELETE /api/v1/memory/insights", Probe.of(Expect.CALLERS_OWN, "DELETE", "/api/v1/memory/insights",
@@ -308,6 +312,10 @@ class IsolationIT {
         p.put("DELETE /api/v1/me/model", Probe.of(Expect.CALLERS_OWN, "DELETE", "/api/v1/me/model", null));
         // Admins only.
         p.put("GET /api/v1/admin/users", Probe.of(Expect.ADMIN_ONLY, "GET", "/api/v1/admin/users", null));
+        p.put("POST /api/v1/admin/rebuild-memory", Probe.of(Expect.ADMIN_ONLY, "POST", "/api/v1/admin/rebuild-memory",
+                Map.of("user", "alice")));
+        p.put("GET /api/v1/admin/rebuild-memory/{rebuildId}", Probe.of(Expect.ADMIN_ONLY, "GET",
+                "/api/v1/admin/rebuild-memory/rb_guessed", null));
         p.put("PUT /api/v1/admin/users/{userId}/role", Probe.of(Expect.ADMIN_ONLY, "PUT",
                 "/api/v1/admin/users/bob/role", Map.of("role", "admin")));
         p.put("POST /api/v1/admin/users/{userId}/password", Probe.of(Expect.ADMIN_ONLY, "POST",

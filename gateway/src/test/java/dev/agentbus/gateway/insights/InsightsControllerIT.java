@@ -1,11 +1,11 @@
 package dev.agentbus.gateway.insights;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentbus.api.insights.Insight;
-import dev.agentbus.api.insights.InsightCategory;
-import dev.agentbus.api.insights.InsightCommand;
-import dev.agentbus.api.insights.InsightSet;
-import dev.agentbus.api.insights.InsightSource;
+import dev.agentbus.events.insights.Insight;
+import dev.agentbus.events.insights.InsightCategory;
+import dev.agentbus.events.insights.InsightCommand;
+import dev.agentbus.events.insights.InsightSet;
+import dev.agentbus.events.insights.InsightSource;
 import dev.agentbus.broker.EmbeddedKafkaBroker;
 import dev.agentbus.eventbus.KafkaSettings;
 import dev.agentbus.eventbus.Partitions;
@@ -88,7 +88,7 @@ class InsightsControllerIT {
 
     private static Insight insight(String id, InsightCategory category, String text, double confidence) {
         return new Insight(id, category, text, confidence, List.of(new InsightSource("s1", List.of(2L, 3L, 4L))),
-                SEEN, SEEN, 0, 0, false, false);
+                SEEN, SEEN, 0, 0, 0, false, false, false, Insight.Origin.DISTILLED);
     }
 
     @BeforeEach
@@ -151,10 +151,16 @@ class InsightsControllerIT {
         assertThat(json(edited).path("disabled").asBoolean()).isTrue();
         assertThat(json(edited).path("score").asDouble()).as("disabled").isZero();
 
+        HttpResponse<String> guarded = send("PUT", "/api/v1/memory/insights/i-tabs", "{\"protected\": true}");
+        assertThat(guarded.statusCode()).as(guarded.body()).isEqualTo(200);
+        assertThat(json(guarded).path("protected").asBoolean()).isTrue();
+
         assertThat(keeper.commands).containsExactly(
                 new InsightCommand.EditInsight(keeper.commands.get(0).commandId(), ME, "i-tabs", null, null, true),
                 new InsightCommand.EditInsight(keeper.commands.get(1).commandId(), ME, "i-tabs",
-                        "prefers 4-wide tabs", true, null));
+                        "prefers 4-wide tabs", true, null),
+                new InsightCommand.EditInsight(keeper.commands.get(2).commandId(), ME, "i-tabs", null, null, null,
+                        true));
         assertThat(send("GET", "/api/v1/memory/insights", null).body()).contains("prefers 4-wide tabs");
     }
 
@@ -190,7 +196,7 @@ class InsightsControllerIT {
         String path = "/api/v1/memory/insights/i-tabs";
         HttpResponse<String> empty = send("PUT", path, "{}");
         assertThat(empty.statusCode()).isEqualTo(400);
-        assertThat(json(empty).path("message").asText()).isEqualTo("nothing to change: give text, disabled or pinned");
+        assertThat(json(empty).path("message").asText()).isEqualTo("nothing to change: give text, disabled, pinned or protected");
         HttpResponse<String> blank = send("PUT", path, "{\"text\": \"  \"}");
         assertThat(blank.statusCode()).isEqualTo(400);
         assertThat(json(blank).path("message").asText()).startsWith("text must not be blank");
@@ -242,10 +248,12 @@ class InsightsControllerIT {
                 case InsightCommand.EditInsight e -> insights.replaceAll(i -> !i.id().equals(e.insightId()) ? i
                         : (e.text() == null ? i : i.withText(e.text(), 1, Instant.now())).withFlags(
                         e.disabled() == null ? i.disabled() : e.disabled(),
-                        e.pinned() == null ? i.pinned() : e.pinned()));
+                        e.pinned() == null ? i.pinned() : e.pinned()).withProtected(
+                        e.isProtected() == null ? i.isProtected() : e.isProtected()));
                 case InsightCommand.DeleteInsight d -> insights.removeIf(i -> i.id().equals(d.insightId()));
                 case InsightCommand.ClearInsights c -> insights.clear();
-                case InsightCommand.RecordDistillation d -> {
+                default -> {
+                    // Only the memory-service writes the others; this stand-in keeper sees a person's changes.
                 }
             }
             try {

@@ -1,7 +1,7 @@
 package dev.agentbus.memory.distilling;
 
-import dev.agentbus.api.insights.InsightCommand;
-import dev.agentbus.api.insights.InsightSet;
+import dev.agentbus.events.insights.InsightCommand;
+import dev.agentbus.events.insights.InsightSet;
 import dev.agentbus.eventbus.CompactedTopicView;
 import dev.agentbus.eventbus.KafkaSettings;
 import dev.agentbus.eventbus.Partitions;
@@ -43,8 +43,7 @@ final class Distiller implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Distiller.class);
 
     private final KafkaSettings kafka;
-    private final ModelClient model;
-    private final DistillSettings settings;
+    private final Extractor extractor;
     private final CompactedTopicView<InsightSet> insights;
     private final KafkaProducer<String, byte[]> producer;
     private final TurnCollector turns = new TurnCollector();
@@ -54,8 +53,7 @@ final class Distiller implements AutoCloseable {
 
     Distiller(KafkaSettings kafka, ModelClient model, DistillSettings settings) {
         this.kafka = kafka;
-        this.model = model;
-        this.settings = settings;
+        this.extractor = new Extractor(model, settings.maxTurnChars());
         this.insights = new CompactedTopicView<>(kafka, Topics.USER_INSIGHTS.name(), "memory-distiller-insights",
                 bytes -> EventCodec.decodeValue(bytes, InsightSet.class));
         this.producer = new KafkaProducer<>(kafka.producer("memory-distiller"));
@@ -100,32 +98,15 @@ final class Distiller implements AutoCloseable {
         if (turn.userId() == null || done(turn)) {
             return;
         }
-        String answer;
+        List<InsightCommand.Extracted> found;
         try {
-            answer = model.complete(ExtractionPrompt.messages(turn, settings.maxTurnChars()), List.of(), null)
-                    .content();
+            found = extractor.extract(turn);
         } catch (ModelCallException ex) {
             LOG.warn("distilling turn {}@{} failed, left for the next start: {}", turn.sessionId(),
                     turn.turnEndSeq(), ex.getMessage());
             return;
         }
-        List<InsightCommand.Extracted> found = switch (ExtractionParser.parse(answer)) {
-            case Extraction.Parsed p -> {
-                p.skipped().forEach(why -> LOG.warn("distilling turn {}@{}: item skipped: {}", turn.sessionId(),
-                        turn.turnEndSeq(), why));
-                yield p.insights();
-            }
-            case Extraction.Malformed m -> {
-                LOG.warn("distilling turn {}@{}: malformed answer skipped ({}): {}", turn.sessionId(),
-                        turn.turnEndSeq(), m.reason(), abbreviated(answer));
-                yield List.of();
-            }
-        };
-        // The id follows from the turn, so the same turn sent twice is the same command.
-        String commandId = UUID.nameUUIDFromBytes((turn.sessionId() + "@" + turn.turnEndSeq())
-                .getBytes(StandardCharsets.UTF_8)).toString();
-        var command = new InsightCommand.RecordDistillation(commandId, turn.userId(), turn.sessionId(),
-                turn.turnEndSeq(), turn.seqs(), found);
+        var command = Extractor.command(turn, found);
         ProducerRecord<String, byte[]> record = new ProducerRecord<>(Topics.INSIGHT_COMMANDS.name(), turn.userId(),
                 EventCodec.encodeValue(command));
         TraceHeaders.inject(TraceHeaders.continueFrom(r.headers()), record.headers());
@@ -149,15 +130,11 @@ final class Distiller implements AutoCloseable {
                 || insights.get(turn.userId()).map(s -> s.distilled(turn.sessionId(), turn.turnEndSeq())).orElse(false);
     }
 
-    private static String abbreviated(String s) {
-        return s == null ? "" : s.length() <= 200 ? s : s.substring(0, 200) + "…";
-    }
-
     @Override
     public void close() {
         loop.close();
         insights.close();
         producer.close(Duration.ofSeconds(2));
-        model.close();
+        extractor.close();
     }
 }

@@ -1,6 +1,6 @@
 package dev.agentbus.memory.distilling;
 
-import dev.agentbus.api.insights.InsightCommand;
+import dev.agentbus.events.insights.InsightCommand;
 
 import java.util.List;
 

@@ -3,8 +3,8 @@ package dev.agentbus.memory.distilling;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.agentbus.api.insights.InsightCategory;
-import dev.agentbus.api.insights.InsightCommand;
+import dev.agentbus.events.insights.InsightCategory;
+import dev.agentbus.events.insights.InsightCommand;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +18,7 @@ import java.util.Optional;
  * nonsense).
  */
 final class ExtractionParser {
-    static final int MAX_TEXT_CHARS = dev.agentbus.api.insights.Insight.MAX_TEXT_CHARS;
+    static final int MAX_TEXT_CHARS = dev.agentbus.events.insights.Insight.MAX_TEXT_CHARS;
     static final int MAX_INSIGHTS_PER_TURN = 20;
     private static final ObjectMapper JSON = new ObjectMapper();
 

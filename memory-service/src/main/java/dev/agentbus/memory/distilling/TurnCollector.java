@@ -6,6 +6,8 @@ import dev.agentbus.events.session.TurnOutcome;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -14,13 +16,24 @@ import java.util.Optional;
  * Keeps, per session, only the turn in progress (the person's messages and the model's answers), and hands it out
  * when it ends {@code COMPLETED}. Not a full fold: extraction reads one turn, and the memory-service reads every
  * session's log, so it keeps no more than that. Tool calls and results are left out: what a person is like shows in
- * what they ask and accept, and tool output is long and often secret-bearing. Pure apart from its own map.
+ * what they ask and accept, and tool output is long and often secret-bearing. An incognito session is never read:
+ * once its {@code session.created.v1} says so, its events are dropped unseen. Pure apart from its own maps.
  */
 final class TurnCollector {
     private final Map<String, List<CompletedTurn.Line>> open = new HashMap<>();
+    /** Sessions created incognito (or forked from one): never read past their first event. */
+    private final Set<String> incognito = new HashSet<>();
 
     Optional<CompletedTurn> apply(EventEnvelope e) {
+        if (incognito.contains(e.sessionId())) {
+            return Optional.empty();
+        }
         switch (e.event()) {
+            case SessionEvent.SessionCreated c when c.incognito() -> incognito.add(e.sessionId());
+            case SessionEvent.SessionForked f when f.state() != null && f.state().context().incognito() -> {
+                incognito.add(e.sessionId());
+                open.remove(e.sessionId());
+            }
             case SessionEvent.UserMessagePosted m ->
                     open.computeIfAbsent(e.sessionId(), s -> new ArrayList<>())
                             .add(new CompletedTurn.Line(CompletedTurn.Speaker.USER, e.seq(), m.text()));
@@ -33,7 +46,7 @@ final class TurnCollector {
             case SessionEvent.TurnEnded t -> {
                 List<CompletedTurn.Line> lines = open.remove(e.sessionId());
                 if (t.outcome() == TurnOutcome.COMPLETED && lines != null && !lines.isEmpty()) {
-                    return Optional.of(new CompletedTurn(e.sessionId(), e.userId(), e.seq(), lines));
+                    return Optional.of(new CompletedTurn(e.sessionId(), e.userId(), e.seq(), e.time(), lines));
                 }
             }
             // A fork's log starts with the source's state; its own turns are collected like any other.
@@ -47,5 +60,6 @@ final class TurnCollector {
 
     void clear() {
         open.clear();
+        incognito.clear();
     }
 }

@@ -1,10 +1,10 @@
 package dev.agentbus.memory.keepinginsights;
 
-import dev.agentbus.api.insights.Insight;
-import dev.agentbus.api.insights.InsightCommand;
-import dev.agentbus.api.insights.InsightScore;
-import dev.agentbus.api.insights.InsightSet;
-import dev.agentbus.api.insights.InsightSource;
+import dev.agentbus.events.insights.Insight;
+import dev.agentbus.events.insights.InsightCommand;
+import dev.agentbus.events.insights.InsightScore;
+import dev.agentbus.events.insights.InsightSet;
+import dev.agentbus.events.insights.InsightSource;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -20,16 +20,19 @@ import java.util.UUID;
  * The rule for changing an insight set: each command gives the next version. Pure, so applying a command again
  * after a crash (its offset was not committed) gives exactly the same set, ids included.
  */
-final class InsightBook {
+public final class InsightBook {
     /** A user's set stays one Kafka record well below the broker's 1 MB limit. */
     static final int MAX_INSIGHTS = 500;
 
     private InsightBook() {
     }
 
-    static InsightSet apply(InsightSet current, InsightCommand command, Instant now) {
+    public static InsightSet apply(InsightSet current, InsightCommand command, Instant now) {
         List<Insight> insights = new ArrayList<>(current.insights());
+        // (reassigned by a rebuild and a refinement, which replace the list as a whole)
         Map<String, Long> distilled = new HashMap<>(current.distilledUpTo());
+        Map<String, Long> counted = new HashMap<>(current.usageUpTo());
+        String rebuild = current.lastRebuildId();
         switch (command) {
             case InsightCommand.RecordDistillation d -> {
                 // A turn already distilled (the command was sent twice around a restart) changes nothing.
@@ -42,9 +45,35 @@ final class InsightBook {
             case InsightCommand.DeleteInsight del -> insights.removeIf(i -> i.id().equals(del.insightId()));
             // The turns stay marked as distilled: clearing must not bring the same insights back from old turns.
             case InsightCommand.ClearInsights c -> insights.clear();
+            // Uses and votes are counted once per event of the session log: read again after a restart, they are
+            // at or below the watermark and change nothing.
+            case InsightCommand.RecordUse u -> {
+                if (!current.counted(u.sessionId(), u.seq())) {
+                    insights.replaceAll(i -> u.insightIds().contains(i.id()) ? i.used() : i);
+                    counted.merge(u.sessionId(), u.seq(), Math::max);
+                }
+            }
+            case InsightCommand.RecordFeedback f -> {
+                if (!current.counted(f.sessionId(), f.seq())) {
+                    insights.replaceAll(i -> f.insightIds().contains(i.id()) ? i.voted(f.up(), f.down()) : i);
+                    counted.merge(f.sessionId(), f.seq(), Math::max);
+                }
+            }
+            case InsightCommand.ReplaceDistilled r -> {
+                insights = Rebuilding.replace(insights, r.insights());
+                // A turn distilled into the old set while the rebuild read the log stays marked: never asked twice.
+                r.distilledUpTo().forEach((session, seq) -> distilled.merge(session, seq, Math::max));
+                rebuild = r.rebuildId();
+            }
+            // The rebuilder acts on it; the set is not touched (the keeper does not write for it, see InsightKeeper).
+            case InsightCommand.RequestRebuild r -> {
+            }
+            case InsightCommand.RequestRefinement r -> {
+            }
+            case InsightCommand.ApplyRefinement r -> insights = Refining.apply(insights, r, now);
         }
         return new InsightSet(command.userId(), current.version() + 1, capped(insights, now), distilled, now,
-                command.commandId());
+                command.commandId(), counted, rebuild);
     }
 
     private static void add(List<Insight> insights, InsightCommand.RecordDistillation d, Instant now) {
@@ -53,14 +82,23 @@ final class InsightBook {
             InsightCommand.Extracted x = d.insights().get(n);
             int same = indexOfSame(insights, x);
             if (same >= 0) {
-                insights.set(same, insights.get(same).seenAgain(source, x.confidence(), now));
+                // A protected insight stays exactly as the person left it; the new turn is still its source.
+                Insight seen = insights.get(same);
+                insights.set(same, seen.isProtected()
+                        ? seen.withSources(withSource(seen.sources(), source))
+                        : seen.seenAgain(source, x.confidence(), now));
             } else {
                 String id = UUID.nameUUIDFromBytes((d.commandId() + "/" + n).getBytes(StandardCharsets.UTF_8))
                         .toString();
-                insights.add(new Insight(id, x.category(), x.text(), x.confidence(), List.of(source), now, now, 0, 0,
-                        false, false));
+                insights.add(Insight.distilled(id, x.category(), x.text(), x.confidence(), source, now));
             }
         }
+    }
+
+    private static List<InsightSource> withSource(List<InsightSource> sources, InsightSource source) {
+        List<InsightSource> more = new ArrayList<>(sources);
+        more.add(source);
+        return more;
     }
 
     /** The same fact found again: same category, same words once case and spacing are ignored. */
@@ -74,14 +112,15 @@ final class InsightBook {
         return -1;
     }
 
-    private static String normalised(String text) {
+    static String normalised(String text) {
         return text.strip().replaceAll("\\s+", " ").replaceAll("[.!]+$", "").toLowerCase(Locale.ROOT);
     }
 
     private static Insight edit(Insight i, InsightCommand.EditInsight e, Instant now) {
         Insight edited = e.text() == null ? i : i.withText(e.text().strip(), 1.0, now);
         return edited.withFlags(e.disabled() == null ? i.disabled() : e.disabled(),
-                e.pinned() == null ? i.pinned() : e.pinned());
+                        e.pinned() == null ? i.pinned() : e.pinned())
+                .withProtected(e.isProtected() == null ? i.isProtected() : e.isProtected());
     }
 
     /** Over the limit, the insights worth least now go first; pinned ones only when nothing else is left. */

@@ -1,7 +1,7 @@
 package dev.agentbus.memory.keepinginsights;
 
-import dev.agentbus.api.insights.InsightCommand;
-import dev.agentbus.api.insights.InsightSet;
+import dev.agentbus.events.insights.InsightCommand;
+import dev.agentbus.events.insights.InsightSet;
 import dev.agentbus.eventbus.CompactedTopicView;
 import dev.agentbus.eventbus.KafkaSettings;
 import dev.agentbus.eventbus.TraceHeaders;
@@ -73,6 +73,10 @@ final class InsightKeeper implements Handler<InsightCommand>, AutoCloseable {
         Map<String, InsightSet> written = new HashMap<>();
         for (Decoded<InsightCommand> d : records) {
             InsightCommand command = d.value();
+            if (command instanceof InsightCommand.RequestRebuild || command instanceof InsightCommand.RequestRefinement) {
+                // The rebuilder's and the refiner's to act on; they answer with commands of their own.
+                continue;
+            }
             InsightSet current = written.getOrDefault(command.userId(),
                     sets.getOrDefault(command.userId(), InsightSet.empty(command.userId())));
             InsightSet next = InsightBook.apply(current, command, clock.instant());

@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class DistillSettingsTest {
-    private static final DistillSettings DEFAULTS = new DistillSettings(false, "", 1024, 16000);
+    private static final DistillSettings DEFAULTS = new DistillSettings(false, "", 1024, 16000, 4);
 
     @Test
     void the_extraction_uses_the_agents_server_and_model_unless_a_model_of_its_own_is_named() {
@@ -25,15 +25,15 @@ class DistillSettingsTest {
         assertThat(agents.temperature()).isZero();
         assertThat(agents.maxTokens()).isEqualTo(1024);
 
-        assertThat(server.forExtraction(new DistillSettings(true, " small-model ", 256, 16000)).model())
+        assertThat(server.forExtraction(new DistillSettings(true, " small-model ", 256, 16000, 4)).model())
                 .isEqualTo("small-model");
     }
 
     @Test
     void settings_out_of_range_stop_the_service_with_the_property_named() {
-        assertThatThrownBy(() -> new DistillSettings(true, "", 0, 16000))
+        assertThatThrownBy(() -> new DistillSettings(true, "", 0, 16000, 4))
                 .hasMessage("agentbus.memory.distill.max-tokens must be at least 1, not 0");
-        assertThatThrownBy(() -> new DistillSettings(true, "", 1024, 10))
+        assertThatThrownBy(() -> new DistillSettings(true, "", 1024, 10, 4))
                 .hasMessage("agentbus.memory.distill.max-turn-chars must be at least 500, not 10");
         assertThatThrownBy(() -> new ModelServerSettings("localhost:1234", "", "", 300, 2))
                 .hasMessageStartingWith("llm.url must be an http:// or https:// URL");
@@ -49,7 +49,7 @@ class DistillSettingsTest {
 
     @Test
     void a_long_turn_keeps_its_end() {
-        CompletedTurn turn = new CompletedTurn("s1", "alice", 9, java.util.List.of(
+        CompletedTurn turn = new CompletedTurn("s1", "alice", 9, java.time.Instant.EPOCH, java.util.List.of(
                 new CompletedTurn.Line(CompletedTurn.Speaker.USER, 2, "x".repeat(2000) + " the start"),
                 new CompletedTurn.Line(CompletedTurn.Speaker.ASSISTANT, 8, "the final answer")));
 

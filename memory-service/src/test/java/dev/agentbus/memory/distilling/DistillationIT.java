@@ -1,11 +1,11 @@
 package dev.agentbus.memory.distilling;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentbus.api.insights.Insight;
-import dev.agentbus.api.insights.InsightCategory;
-import dev.agentbus.api.insights.InsightCommand;
-import dev.agentbus.api.insights.InsightSet;
-import dev.agentbus.api.insights.InsightSource;
+import dev.agentbus.events.insights.Insight;
+import dev.agentbus.events.insights.InsightCategory;
+import dev.agentbus.events.insights.InsightCommand;
+import dev.agentbus.events.insights.InsightSet;
+import dev.agentbus.events.insights.InsightSource;
 import dev.agentbus.broker.EmbeddedKafkaBroker;
 import dev.agentbus.eventbus.CompactedTopicView;
 import dev.agentbus.eventbus.KafkaSettings;

@@ -1,7 +1,7 @@
 package dev.agentbus.memory.distilling;
 
-import dev.agentbus.api.insights.InsightCategory;
-import dev.agentbus.api.insights.InsightCommand.Extracted;
+import dev.agentbus.events.insights.InsightCategory;
+import dev.agentbus.events.insights.InsightCommand.Extracted;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -59,4 +59,17 @@ class TurnCollectorTest {
 
         assertThat(turn.orElseThrow().lines()).extracting(CompletedTurn.Line::text).containsExactly("two");
     }
+
+    @Test
+    void given_an_incognito_session_when_its_turn_completes_then_nothing_is_handed_out_and_other_sessions_still_are() {
+        given("secret", 1, new SessionEvent.SessionCreated("t", null, null, true));
+        given("secret", 2, new SessionEvent.UserMessagePosted("my salary is 90k"));
+        given("secret", 3, answer("Noted."));
+        given("open", 1, new SessionEvent.SessionCreated("t", null));
+        given("open", 2, new SessionEvent.UserMessagePosted("I use tabs"));
+        given("open", 3, answer("Noted."));
+
+        assertThat(given("secret", 4, new SessionEvent.TurnEnded(TurnOutcome.COMPLETED, "Noted.", null))).isEmpty();
+        assertThat(given("open", 4, new SessionEvent.TurnEnded(TurnOutcome.COMPLETED, "Noted.", null))).isPresent();
+    }
 }

@@ -1,14 +1,14 @@
 package dev.agentbus.memory.keepinginsights;
 
-import dev.agentbus.api.insights.Insight;
-import dev.agentbus.api.insights.InsightCategory;
-import dev.agentbus.api.insights.InsightCommand.ClearInsights;
-import dev.agentbus.api.insights.InsightCommand.DeleteInsight;
-import dev.agentbus.api.insights.InsightCommand.EditInsight;
-import dev.agentbus.api.insights.InsightCommand.Extracted;
-import dev.agentbus.api.insights.InsightCommand.RecordDistillation;
-import dev.agentbus.api.insights.InsightSet;
-import dev.agentbus.api.insights.InsightSource;
+import dev.agentbus.events.insights.Insight;
+import dev.agentbus.events.insights.InsightCategory;
+import dev.agentbus.events.insights.InsightCommand.ClearInsights;
+import dev.agentbus.events.insights.InsightCommand.DeleteInsight;
+import dev.agentbus.events.insights.InsightCommand.EditInsight;
+import dev.agentbus.events.insights.InsightCommand.Extracted;
+import dev.agentbus.events.insights.InsightCommand.RecordDistillation;
+import dev.agentbus.events.insights.InsightSet;
+import dev.agentbus.events.insights.InsightSource;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;

@@ -27,6 +27,9 @@ import dev.agentbus.events.input.SessionInput.PostNotification;
 import dev.agentbus.events.input.SessionInput.PostUserMessage;
 import dev.agentbus.events.input.SessionInput.PostWhisper;
 import dev.agentbus.events.input.SessionInput.RenameSession;
+import dev.agentbus.events.input.SessionInput.GiveFeedback;
+import dev.agentbus.events.insights.AnswerFeedback;
+import dev.agentbus.orchestrator.deciding.remembering.Remembering;
 import dev.agentbus.events.input.SessionInput.RecordModelFailure;
 import dev.agentbus.events.input.SessionInput.RecordModelRefusal;
 import dev.agentbus.events.input.SessionInput.RecordModelResult;
@@ -136,7 +139,7 @@ public final class SessionDecider {
                 // The mode is recorded, not looked up later: a change of the installation default must not change
                 // how an existing session's log folds.
                 step.emit(new SessionCreated(c.title() == null || c.title().isBlank() ? "New session" : c.title(),
-                        c.mode() != null ? c.mode() : ctx.defaultMode()));
+                        c.mode() != null ? c.mode() : ctx.defaultMode(), null, c.incognito()));
                 if (c.planFirst()) {
                     step.emit(new PlanFirstChanged(true, envelope.userId()));
                 }
@@ -321,6 +324,13 @@ public final class SessionDecider {
                     step.callModel();
                 }
             }
+            case GiveFeedback f -> {
+                Optional<String> refusal = AnswerFeedback.refusal(state, f.seq(), f.vote());
+                if (refusal.isPresent()) {
+                    return step.reject(refusal.get());
+                }
+                step.emit(new SessionEvent.FeedbackGiven(f.seq(), f.vote(), envelope.userId()));
+            }
             case RenameSession r -> {
                 if (r.title() == null || r.title().isBlank()) {
                     return step.reject("the title is empty");
@@ -472,15 +482,17 @@ public final class SessionDecider {
         return state.turn() != null && requestId != null && requestId.equals(state.turn().pendingRequestId());
     }
 
+    /** At a turn's start: the memory document if it changed, then the insights chosen for the turn's prompt. */
     private static void attachMemoryIfChanged(Step step) {
         var memory = step.ctx.memory();
-        if (memory == null) {
-            return;
+        if (memory != null) {
+            String content = memory.content() == null ? "" : memory.content();
+            if (!content.equals(step.state.memory())) {
+                step.emit(new MemoryAttached(content, memory.version()));
+            }
         }
-        String content = memory.content() == null ? "" : memory.content();
-        if (!content.equals(step.state.memory())) {
-            step.emit(new MemoryAttached(content, memory.version()));
-        }
+        Remembering.atTurnStart(step.state, step.ctx.insights(), step.ctx.now(), step.ctx.injection())
+                .ifPresent(step::emit);
     }
 
     /**

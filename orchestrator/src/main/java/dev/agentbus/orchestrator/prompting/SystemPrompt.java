@@ -6,6 +6,7 @@ import dev.agentbus.events.session.ContextFile;
 import dev.agentbus.events.state.ContextState;
 import dev.agentbus.events.state.SessionState;
 import dev.agentbus.orchestrator.deciding.planning.PlanningText;
+import dev.agentbus.orchestrator.deciding.remembering.InsightSelection;
 
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -23,7 +24,8 @@ import java.util.Locale;
  *   <li>the current time;</li>
  *   <li>the personality file {@code .soul.md}, then the project files {@code AGENTS.md} and {@code .agentbus.md}, as
  *       last reported from the workspace;</li>
- *   <li>the user's memory document, unless a text above placed it with {@code {memories}};</li>
+ *   <li>the user's memory document and the insights chosen for the turn ({@code insights.injected.v1}), unless a
+ *       text above placed them with {@code {memories}};</li>
  *   <li>the plan, the open todos and the task state, when the agent keeps any.</li>
  * </ol>
  * The template variables {@code {date}}, {@code {time}}, {@code {day}}, {@code {model}}, {@code {user}} and
@@ -36,7 +38,7 @@ final class SystemPrompt {
 
     static String build(String installationPrompt, SessionState state, Instant now, String model) {
         ContextState c = state.context();
-        String memory = state.memory() == null ? "" : state.memory().strip();
+        String memory = memories(state);
         String base = c.systemPrompt() != null ? c.systemPrompt() : installationPrompt;
         String preset = Presets.find(c.preset()).map(Preset::prompt).orElse(null);
         boolean memoryPlaced = base.contains("{memories}") || (preset != null && preset.contains("{memories}"));
@@ -60,6 +62,20 @@ final class SystemPrompt {
         }
         sb.append(PlanningText.promptSection(state.planning()));
         return sb.toString();
+    }
+
+    /**
+     * What {@code {memories}} stands for: the user's memory document, then the insights recorded for this turn
+     * ({@code insights.injected.v1}), one line each. Both come from the log, so a replay renders the same text.
+     */
+    static String memories(SessionState state) {
+        String document = state.memory() == null ? "" : state.memory().strip();
+        String insights = InsightSelection.render(state.context().insights());
+        if (insights.isEmpty()) {
+            return document;
+        }
+        String learned = "What you have learned about the user in earlier conversations:\n" + insights;
+        return document.isEmpty() ? learned : document + "\n\n" + learned;
     }
 
     /** Fills the template variables; an unknown {@code {word}} stays as written. */

@@ -4,7 +4,10 @@ import dev.agentbus.eventbus.CompactedTopicView;
 import dev.agentbus.eventbus.KafkaSettings;
 import dev.agentbus.eventbus.TopicAdmin;
 import dev.agentbus.events.codec.EventCodec;
+import dev.agentbus.events.insights.InsightSet;
 import dev.agentbus.events.memory.MemoryDocument;
+import dev.agentbus.orchestrator.config.InsightInjectionSettings;
+import dev.agentbus.orchestrator.deciding.remembering.InjectionLimits;
 import dev.agentbus.events.topics.Topics;
 import dev.agentbus.eventbus.secrets.SecretBox;
 import dev.agentbus.events.models.UserModelSettings;
@@ -48,14 +51,18 @@ public class OrchestratorRuntime {
     private CompactedTopicView<SessionImage> images;
     private CompactedTopicView<MemoryDocument> memory;
     private CompactedTopicView<UserModelSettings> userModels;
+    private CompactedTopicView<InsightSet> insights;
+    private final InsightInjectionSettings injection;
     private ModelServers servers;
     private SessionEngine engine;
 
     public OrchestratorRuntime(KafkaSettings kafka, LlmSettings llm, AgentSettings agent,
                                PermissionSettings permissions, LoopGuardSettings loopGuard, ContextSettings context,
                                SubAgentSettings subAgents, ModelCapabilitySettings capabilities,
+                               InsightInjectionSettings injection,
                                SecretBox secrets) {
         this.subAgents = subAgents.limits();
+        this.injection = injection;
         this.context = context;
         this.capabilities = capabilities;
         this.loopLimits = new LoopLimits(loopGuard.repeatedCalls(), loopGuard.noProgress(), loopGuard.toolErrors(),
@@ -90,12 +97,33 @@ public class OrchestratorRuntime {
         images = new CompactedTopicView<>(kafka, Topics.SESSION_IMAGES.name(), "orchestrator-images",
                 bytes -> EventCodec.decodeValue(bytes, SessionImage.class)).start();
         AttachedImages attached = new AttachedImages(images, Duration.ofSeconds(capabilities.imageWaitSeconds()));
+        insights = new CompactedTopicView<>(kafka, Topics.USER_INSIGHTS.name(), "orchestrator-insights",
+                bytes -> EventCodec.decodeValue(bytes, InsightSet.class)).start();
+        // A turn started before the view is complete would leave out insights the user has.
+        if (!insights.awaitCaughtUp(Duration.ofSeconds(60))) {
+            throw new IllegalStateException("could not read " + Topics.USER_INSIGHTS.name() + " within 60 s");
+        }
         servers = new ModelServers(llm.modelSettings(), userModels::get, secrets);
         PromptBuilder prompts = new PromptBuilder(systemPrompt);
         engine = new SessionEngine(kafka,
                 answers -> new ModelCalls(kafka, servers, prompts, Clock.systemUTC(), answers, context.window(),
                         attached, capabilities),
-                userId -> memory.get(userId).orElse(MemoryDocument.empty(userId)), Clock.systemUTC(), maxIterations,
+                new MemoryLookup() {
+                    @Override
+                    public MemoryDocument forUser(String userId) {
+                        return memory.get(userId).orElse(MemoryDocument.empty(userId));
+                    }
+
+                    @Override
+                    public InsightSet insightsFor(String userId) {
+                        return insights.get(userId).orElse(null);
+                    }
+
+                    @Override
+                    public InjectionLimits injection() {
+                        return injection.limits();
+                    }
+                }, Clock.systemUTC(), maxIterations,
                 snapshotEvery, permissions.defaultMode(), permissions.approvalTimeout(), loopLimits,
                 new ContextLimits(context.compactAt(), context.keepRecentMessages()), servers::defaultsFor,
                 subAgents);
@@ -112,6 +140,9 @@ public class OrchestratorRuntime {
     void stop() {
         if (engine != null) {
             engine.close();
+        }
+        if (insights != null) {
+            insights.close();
         }
         if (memory != null) {
             memory.close();

@@ -215,7 +215,7 @@ final class SessionEngine implements Handler<InputEnvelope>, AutoCloseable {
             decision = decider.decide(state, input,
                     new DecisionContext(now, maxIterations, memory.forUser(userId), () -> UUID.randomUUID().toString(),
                             defaultMode, approvalTimeout, loopLimits, contextLimits, modelDefaults.apply(userId),
-                            subAgents));
+                            subAgents, memory.insightsFor(userId), memory.injection()));
             long seq = state.lastSeq();
             for (SessionEvent event : decision.events()) {
                 EventEnvelope envelope = new EventEnvelope(UUID.randomUUID().toString(), input.sessionId(), ++seq,

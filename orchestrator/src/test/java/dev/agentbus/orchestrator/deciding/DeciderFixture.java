@@ -2,7 +2,9 @@ package dev.agentbus.orchestrator.deciding;
 
 import dev.agentbus.events.input.InputEnvelope;
 import dev.agentbus.events.input.SessionInput;
+import dev.agentbus.events.insights.InsightSet;
 import dev.agentbus.events.memory.MemoryDocument;
+import dev.agentbus.orchestrator.deciding.remembering.InjectionLimits;
 import dev.agentbus.events.models.ModelChoice;
 import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.session.PermissionMode;
@@ -36,6 +38,8 @@ final class DeciderFixture {
     private LoopLimits loopLimits = LoopLimits.DEFAULTS;
     private ContextLimits contextLimits = ContextLimits.DEFAULTS;
     private ModelChoice modelDefaults = ModelChoice.NONE;
+    private InsightSet insights;
+    private InjectionLimits injection = InjectionLimits.DEFAULTS;
     private SubAgentLimits subAgents = SubAgentLimits.DEFAULTS;
 
     static DeciderFixture given(SessionEvent... events) {
@@ -69,7 +73,7 @@ final class DeciderFixture {
     Decision whenBy(String user, SessionInput input) {
         return decider.decide(state(), new InputEnvelope("input-1", SESSION, NOW, null, user, input),
                 new DecisionContext(NOW, maxIterations, memory, () -> "id-" + ids.incrementAndGet(), defaultMode,
-                        APPROVAL_TIMEOUT, loopLimits, contextLimits, modelDefaults, subAgents));
+                        APPROVAL_TIMEOUT, loopLimits, contextLimits, modelDefaults, subAgents, insights, injection));
     }
 
     DeciderFixture withLoopLimits(LoopLimits limits) {
@@ -85,6 +89,13 @@ final class DeciderFixture {
     /** The user's model settings over the installation's, as the engine passes them for the session's user. */
     DeciderFixture withModelDefaults(ModelChoice defaults) {
         modelDefaults = defaults;
+        return this;
+    }
+
+    /** The user's insights as the engine reads them from {@code agentbus.user-insights}, and the injection limits. */
+    DeciderFixture withInsights(InsightSet set, InjectionLimits limits) {
+        insights = set;
+        injection = limits;
         return this;
     }
 
@@ -105,6 +116,6 @@ final class DeciderFixture {
     Decision when(SessionInput input) {
         return decider.decide(state(), new InputEnvelope("input-1", SESSION, NOW, null, USER, input),
                 new DecisionContext(NOW, maxIterations, memory, () -> "id-" + ids.incrementAndGet(), defaultMode,
-                        APPROVAL_TIMEOUT, loopLimits, contextLimits, modelDefaults, subAgents));
+                        APPROVAL_TIMEOUT, loopLimits, contextLimits, modelDefaults, subAgents, insights, injection));
     }
 }

@@ -2,6 +2,9 @@ package dev.agentbus.orchestrator.prompting;
 
 import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.session.SessionEvent;
+import dev.agentbus.events.insights.InsightCategory;
+import dev.agentbus.events.session.InjectedInsight;
+import dev.agentbus.events.session.SessionEvent;
 import dev.agentbus.events.session.SessionEvent.MemoryAttached;
 import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ModelCallStarted;
@@ -108,6 +111,29 @@ class PromptBuilderTest {
 
             assertThat(system).endsWith("What you remember about this user:\nAlice prefers Kotlin.");
             assertThat(system.indexOf("The current time is")).isLessThan(system.indexOf("Alice prefers Kotlin."));
+        }
+
+        @Test
+        void includes_the_insights_recorded_for_the_turn_after_the_memory_document() {
+            SessionState state = given(new SessionCreated("t"), new UserMessagePosted("hi"),
+                    new MemoryAttached("Alice prefers Kotlin.", 2),
+                    new SessionEvent.InsightsInjected(List.of(new InjectedInsight("i1", InsightCategory.PREFERENCE,
+                            "prefers tabs over spaces"))));
+
+            assertThat(system(DEFAULT.build(state, NOW))).endsWith("What you remember about this user:\n"
+                    + "Alice prefers Kotlin.\n\nWhat you have learned about the user in earlier conversations:\n"
+                    + "- prefers tabs over spaces (preference)");
+        }
+
+        @Test
+        void an_empty_choice_of_insights_drops_the_earlier_ones() {
+            SessionState state = given(new SessionCreated("t"), new UserMessagePosted("hi"),
+                    new SessionEvent.InsightsInjected(List.of(new InjectedInsight("i1", InsightCategory.SKILL,
+                            "knows Rust"))),
+                    new UserMessagePosted("again"), new SessionEvent.InsightsInjected(List.of()));
+
+            assertThat(system(DEFAULT.build(state, NOW))).doesNotContain("knows Rust")
+                    .doesNotContain("What you remember about this user");
         }
 
         @Test

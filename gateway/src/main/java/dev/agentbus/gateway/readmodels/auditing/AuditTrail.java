@@ -91,6 +91,10 @@ final class AuditTrail {
             }
             case MemoryAttached m -> {
             }
+            case SessionEvent.InsightsInjected i -> {
+            }
+            case SessionEvent.FeedbackGiven f -> {
+            }
             case ModelCallStarted m -> {
             }
             case ModelCallFailed m -> {

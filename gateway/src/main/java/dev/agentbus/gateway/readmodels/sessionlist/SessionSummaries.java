@@ -121,6 +121,12 @@ final class SessionSummaries {
             case MemoryAttached m -> {
                 // Not shown in the list.
             }
+            case SessionEvent.InsightsInjected i -> {
+                // Not shown in the list.
+            }
+            case SessionEvent.FeedbackGiven f -> {
+                // Not shown in the list.
+            }
             case ModelCallStarted m -> {
                 // The turn is already RUNNING since its message.
             }

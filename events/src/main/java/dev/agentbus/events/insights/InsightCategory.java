@@ -1,4 +1,4 @@
-package dev.agentbus.api.insights;
+package dev.agentbus.events.insights;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;

@@ -1,4 +1,4 @@
-package dev.agentbus.api.insights;
+package dev.agentbus.events.insights;
 
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package dev.agentbus.api.insights;
+package dev.agentbus.events.insights;
 
 import java.time.Instant;
 import java.util.List;
@@ -13,16 +13,27 @@ import java.util.Optional;
  * @param distilledUpTo per session, the seq of the last turn's end that was distilled (whatever the model answered),
  *                      so a restarted memory-service never asks about the same turn again
  * @param lastCommandId the command that produced this version, so a writer can wait for its own change
+ * @param usageUpTo     per session, the seq of the last {@code insights.injected.v1} or {@code feedback.recorded.v1}
+ *                      counted, so a use or a vote read again after a restart is not counted twice
+ * @param lastRebuildId the latest rebuild ({@code agentbus admin rebuild-memory}) whose result replaced the distilled
+ *                      insights, null before the first
  */
 public record InsightSet(String userId, long version, List<Insight> insights, Map<String, Long> distilledUpTo,
-                         Instant updatedAt, String lastCommandId) {
+                         Instant updatedAt, String lastCommandId, Map<String, Long> usageUpTo,
+                         String lastRebuildId) {
     public InsightSet {
         insights = insights == null ? List.of() : List.copyOf(insights);
         distilledUpTo = distilledUpTo == null ? Map.of() : Map.copyOf(distilledUpTo);
+        usageUpTo = usageUpTo == null ? Map.of() : Map.copyOf(usageUpTo);
+    }
+
+    public InsightSet(String userId, long version, List<Insight> insights, Map<String, Long> distilledUpTo,
+                      Instant updatedAt, String lastCommandId) {
+        this(userId, version, insights, distilledUpTo, updatedAt, lastCommandId, Map.of(), null);
     }
 
     public static InsightSet empty(String userId) {
-        return new InsightSet(userId, 0, List.of(), Map.of(), null, null);
+        return new InsightSet(userId, 0, List.of(), Map.of(), null, null, Map.of(), null);
     }
 
     public Optional<Insight> find(String insightId) {
@@ -32,5 +43,10 @@ public record InsightSet(String userId, long version, List<Insight> insights, Ma
     /** Whether the turn of this session that ended at {@code turnEndSeq} was distilled already. */
     public boolean distilled(String sessionId, long turnEndSeq) {
         return distilledUpTo.getOrDefault(sessionId, 0L) >= turnEndSeq;
+    }
+
+    /** Whether the use or vote recorded at this seq of the session was counted already. */
+    public boolean counted(String sessionId, long seq) {
+        return usageUpTo.getOrDefault(sessionId, 0L) >= seq;
     }
 }

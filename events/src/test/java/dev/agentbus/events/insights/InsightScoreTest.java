@@ -1,4 +1,4 @@
-package dev.agentbus.api.insights;
+package dev.agentbus.events.insights;
 
 import org.junit.jupiter.api.Test;
 
@@ -12,9 +12,14 @@ import static org.assertj.core.api.Assertions.within;
 class InsightScoreTest {
     private static final Instant SEEN = Instant.parse("2026-01-01T00:00:00Z");
 
-    private static Insight insight(InsightCategory category, double confidence, long uses, long feedback,
+    private static Insight insight(InsightCategory category, double confidence, long uses, long upVotes,
                                    boolean disabled, boolean pinned) {
-        return new Insight("i1", category, "text", confidence, List.of(), SEEN, SEEN, uses, feedback, disabled, pinned);
+        return new Insight("i1", category, "text", confidence, List.of(), SEEN, SEEN, uses, upVotes, 0, disabled,
+                pinned, false, Insight.Origin.DISTILLED);
+    }
+
+    private static Insight voted(double confidence, long up, long down) {
+        return insight(InsightCategory.SKILL, confidence, 0, 0, false, false).voted(up, down);
     }
 
     private static Insight plain(InsightCategory category) {
@@ -70,10 +75,31 @@ class InsightScoreTest {
     }
 
     @Test
-    void feedback_scales_the_score_and_never_makes_it_negative() {
-        assertThat(InsightScore.of(insight(InsightCategory.SKILL, 0.8, 0, 2, false, false), SEEN))
-                .isCloseTo(1.2, within(1e-9));
-        assertThat(InsightScore.of(insight(InsightCategory.SKILL, 0.8, 0, -10, false, false), SEEN)).isZero();
+    void without_votes_the_feedback_factor_is_the_models_confidence() {
+        assertThat(InsightScore.of(voted(0.8, 0, 0), SEEN)).isCloseTo(0.8, within(1e-9));
+    }
+
+    @Test
+    void given_a_confidence_of_one_half_when_one_thumbs_up_then_the_posterior_mean_is_three_fifths() {
+        // Beta(2, 2) prior (0.5 worth 4 votes), one success: (2 + 1) / (4 + 1).
+        assertThat(InsightScore.of(voted(0.5, 1, 0), SEEN)).isCloseTo(0.6, within(1e-9));
+        assertThat(InsightScore.of(voted(0.5, 0, 1), SEEN)).isCloseTo(0.4, within(1e-9));
+    }
+
+    @Test
+    void many_votes_outweigh_the_model_and_the_factor_stays_between_zero_and_one() {
+        double downvoted = InsightScore.of(voted(0.9, 0, 40), SEEN);
+        double upvoted = InsightScore.of(voted(0.1, 40, 0), SEEN);
+
+        assertThat(downvoted).isLessThan(0.1).isPositive();
+        assertThat(upvoted).isGreaterThan(0.9).isLessThanOrEqualTo(1.0);
+    }
+
+    @Test
+    void taking_a_vote_back_never_goes_below_zero_votes() {
+        Insight i = voted(0.5, 0, 0).voted(-1, 0);
+        assertThat(i.upVotes()).isZero();
+        assertThat(InsightScore.of(i, SEEN)).isCloseTo(0.5, within(1e-9));
     }
 
     @Test

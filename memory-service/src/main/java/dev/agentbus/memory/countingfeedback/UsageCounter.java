@@ -1,0 +1,102 @@
+package dev.agentbus.memory.countingfeedback;
+
+import dev.agentbus.eventbus.CompactedTopicView;
+import dev.agentbus.eventbus.KafkaSettings;
+import dev.agentbus.eventbus.Partitions;
+import dev.agentbus.eventbus.ServiceLoop;
+import dev.agentbus.eventbus.TraceHeaders;
+import dev.agentbus.events.codec.EventCodec;
+import dev.agentbus.events.insights.InsightCommand;
+import dev.agentbus.events.insights.InsightSet;
+import dev.agentbus.events.session.EventEnvelope;
+import dev.agentbus.events.topics.Topics;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Follows the session log and sends the insight keeper a command for each injection and each vote
+ * ({@link UsageLedger}). Like the distiller it reads the whole log at every start without a consumer group (a vote
+ * needs the injection of its turn, which may be far back), and skips what the insight sets show as counted already
+ * ({@link InsightSet#counted}); the keeper skips it too, so a command sent twice around a restart counts once.
+ */
+final class UsageCounter implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(UsageCounter.class);
+
+    private final KafkaSettings kafka;
+    private final CompactedTopicView<InsightSet> insights;
+    private final KafkaProducer<String, byte[]> producer;
+    private final UsageLedger ledger = new UsageLedger();
+    private final ServiceLoop loop;
+
+    UsageCounter(KafkaSettings kafka) {
+        this.kafka = kafka;
+        this.insights = new CompactedTopicView<>(kafka, Topics.USER_INSIGHTS.name(), "memory-usage-insights",
+                bytes -> EventCodec.decodeValue(bytes, InsightSet.class));
+        this.producer = new KafkaProducer<>(kafka.producer("memory-usage"));
+        this.loop = new ServiceLoop("memory-usage", this::follow);
+    }
+
+    void start() {
+        insights.start();
+        loop.start();
+    }
+
+    private void follow(ServiceLoop loop) {
+        ledger.clear();
+        try {
+            while (!insights.awaitCaughtUp(Duration.ofSeconds(5))) {
+                if (!loop.running()) {
+                    return;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        Partitions.follow(loop, kafka, "memory-usage", Topics.SESSION_EVENTS.name(), true, this::apply, () -> { });
+    }
+
+    private void apply(ConsumerRecord<String, byte[]> r) {
+        EventEnvelope e;
+        try {
+            e = EventCodec.decodeEvent(r.value());
+        } catch (RuntimeException ex) {
+            LOG.warn("unreadable event at {}-{}@{} skipped: {}", r.topic(), r.partition(), r.offset(), ex.getMessage());
+            return;
+        }
+        ledger.apply(e).ifPresent(command -> send(command, e, r));
+    }
+
+    private void send(InsightCommand command, EventEnvelope e, ConsumerRecord<String, byte[]> r) {
+        boolean counted = insights.get(command.userId()).map(s -> s.counted(e.sessionId(), e.seq())).orElse(false);
+        if (counted) {
+            return;
+        }
+        ProducerRecord<String, byte[]> record = new ProducerRecord<>(Topics.INSIGHT_COMMANDS.name(), command.userId(),
+                EventCodec.encodeValue(command));
+        TraceHeaders.inject(TraceHeaders.continueFrom(r.headers()), record.headers());
+        try {
+            producer.send(record).get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException ex) {
+            // The loop restarts and reads the log again; the event is still uncounted then.
+            throw new IllegalStateException("could not send the use or vote at " + e.sessionId() + "@" + e.seq(), ex);
+        }
+    }
+
+    @Override
+    public void close() {
+        loop.close();
+        insights.close();
+        producer.close(Duration.ofSeconds(2));
+    }
+}
