@@ -47,7 +47,12 @@ exists() { docker image inspect "$1" >/dev/null 2>&1; }
 wanted() { $force || ! exists "$1"; }
 # What an image made from a jar was built from: the jar's and its lib/'s checksums. An image whose label differs is
 # built again, so a rebuilt jar never leaves a stale image behind (the base and PostgreSQL do not change with code).
-jar_sum() { (cd "$1" && sha256sum "$2" lib/* | sha256sum | cut -c1-32); }
+# jar_sum <target dir> <jar> <files of the image's build context…>
+jar_sum() {
+  local dir=$1 jar=$2
+  shift 2
+  { (cd "$dir" && sha256sum "$jar" lib/*); sha256sum "$@"; } | sha256sum | cut -c1-32
+}
 stale() {
   $force || [ "$(docker image inspect --format '{{index .Config.Labels "dev.agentbus.jar-sum"}}' "$1" 2>/dev/null)" != "$2" ]
 }
@@ -159,7 +164,7 @@ fi
 # ---- the services ---------------------------------------------------------------------------------------------
 for s in "${SERVICES[@]}"; do
   image=agentbus/$s:$TAG
-  sum=$(jar_sum "$repo/$s/target" "agentbus-$s.jar")
+  sum=$(jar_sum "$repo/$s/target" "agentbus-$s.jar" "$here/service/Dockerfile" "$here/service/agentbus-health")
   stale "$image" "$sum" || continue
   ctx=$work/$s
   mkdir -p "$ctx"
@@ -171,7 +176,7 @@ for s in "${SERVICES[@]}"; do
 done
 
 # ---- Kafka ----------------------------------------------------------------------------------------------------
-sum=$(jar_sum "$repo/broker/target" agentbus-broker.jar)
+sum=$(jar_sum "$repo/broker/target" agentbus-broker.jar "$here/kafka/Dockerfile" "$here/kafka/run" "$here/kafka/logback.xml")
 if stale "agentbus/kafka:$TAG" "$sum"; then
   ctx=$work/kafka
   mkdir -p "$ctx"
