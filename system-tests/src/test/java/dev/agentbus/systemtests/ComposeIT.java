@@ -169,6 +169,20 @@ class ComposeIT {
         assertThat(health("gateway")).isEqualTo("healthy");
     }
 
+    @Test
+    void every_service_runs_as_user_10001_on_a_read_only_root_with_the_jvm_settings_for_a_container() {
+        for (String service : List.of("gateway", "orchestrator", "sandbox-worker", "scheduler", "memory-service")) {
+            assertThat(inspect(service, "{{.Config.User}}")).as("%s: non-root", service).isEqualTo("10001:10001");
+            assertThat(inspect(service, "{{.HostConfig.ReadonlyRootfs}}")).as("%s: read-only root", service)
+                    .isEqualTo("true");
+            assertThat(inspect(service, "{{.HostConfig.RestartPolicy.Name}}")).isEqualTo("unless-stopped");
+            assertThat(inspect(service, "{{json .Config.Env}}")).as("%s: JVM settings", service)
+                    .contains("-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError");
+            assertThat(inspect(service, "{{if .Config.Healthcheck}}yes{{end}}")).as("%s: a health check", service)
+                    .isEqualTo("yes");
+        }
+    }
+
     // ---------------------------------------------------------------------------------------------------------
 
     private static boolean healthy() {
