@@ -188,7 +188,11 @@ if stale "agentbus/kafka:$TAG" "$sum"; then
 fi
 
 # ---- PostgreSQL -----------------------------------------------------------------------------------------------
-if wanted "agentbus/postgres:$TAG"; then
+# Two steps: the Debian rootfs (agentbus-postgres-rootfs:1, debootstrap, made once like the base) and the image on
+# it (postgres/Dockerfile: the entry point and the settings `docker import` cannot set, such as HEALTHCHECK), which
+# is rebuilt whenever those files change.
+PG_ROOTFS=agentbus-postgres-rootfs:1
+if wanted "$PG_ROOTFS"; then
   rootfs=$work/postgres
   # Debian's own PostgreSQL (bookworm: 15), with its security updates, its client tools (psql, pg_dump for
   # backups, pg_isready for the health check). No Java in this image.
@@ -198,16 +202,18 @@ if wanted "agentbus/postgres:$TAG"; then
   install -d -m 0700 -o "$(chroot "$rootfs" id -u postgres)" -g "$(chroot "$rootfs" id -g postgres)" \
     "$rootfs/var/lib/postgresql/data"
   install -d -m 1777 "$rootfs/tmp"
-  install -m 0755 "$here/postgres/entrypoint" "$rootfs/usr/local/bin/agentbus-postgres"
   bindir=$(ls -d "$rootfs"/usr/lib/postgresql/*/bin | head -1)
-  bindir=${bindir#"$rootfs"}
-  # docker import takes no HEALTHCHECK, so the rootfs is imported under a scratch tag and postgres/Dockerfile
-  # adds the settings on top.
-  tar -C "$rootfs" --numeric-owner -c . | docker import - agentbus-postgres-rootfs:build >/dev/null
+  echo "importing as $PG_ROOTFS"
+  tar -C "$rootfs" --numeric-owner -c . | docker import --change "LABEL dev.agentbus.pg-bindir=${bindir#"$rootfs"}" \
+    - "$PG_ROOTFS" >/dev/null
+  force=true   # a new rootfs: the image on it is rebuilt
+fi
+sum=$( (cd "$here/postgres" && sha256sum Dockerfile entrypoint) | sha256sum | cut -c1-32)
+if stale "agentbus/postgres:$TAG" "$sum"; then
+  bindir=$(docker image inspect --format '{{index .Config.Labels "dev.agentbus.pg-bindir"}}' "$PG_ROOTFS")
   echo "building agentbus/postgres:$TAG"
-  build -t "agentbus/postgres:$TAG" --build-arg ROOTFS=agentbus-postgres-rootfs:build --build-arg BINDIR="$bindir" \
-    "$here/postgres"
-  docker rmi agentbus-postgres-rootfs:build >/dev/null
+  build -t "agentbus/postgres:$TAG" --build-arg ROOTFS="$PG_ROOTFS" --build-arg BINDIR="$bindir" \
+    --label "dev.agentbus.jar-sum=$sum" "$here/postgres"
 fi
 
-docker image ls --format '{{.Repository}}:{{.Tag}}  {{.Size}}' | grep -E '^agentbus(-base|/)' | sort
+docker image ls --format '{{.Repository}}:{{.Tag}}  {{.Size}}' | grep -E '^agentbus(-base|-postgres-rootfs|/)' | sort
