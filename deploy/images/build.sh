@@ -45,8 +45,9 @@ force=false
 
 exists() { docker image inspect "$1" >/dev/null 2>&1; }
 wanted() { $force || ! exists "$1"; }
-# What an image made from a jar was built from: the jar's and its lib/'s checksums. An image whose label differs is
-# built again, so a rebuilt jar never leaves a stale image behind (the base and PostgreSQL do not change with code).
+# What an image was built from: the checksums of its jar, its lib/ and its build files, kept in a label. An image
+# whose label differs is built again, so a rebuilt jar never leaves a stale image behind. The base and PostgreSQL's
+# Debian rootfs do not change with the code: they are built once (--force builds them again).
 # jar_sum <target dir> <jar> <files of the image's build context…>
 jar_sum() {
   local dir=$1 jar=$2

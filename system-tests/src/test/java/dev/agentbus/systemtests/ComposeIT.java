@@ -69,7 +69,9 @@ class ComposeIT {
         }
         Assumptions.assumeTrue(tools, "no Docker engine or no docker-compose: ComposeIT skipped");
 
+        // The images of the stack, and the sandbox image its worker starts; each script skips what is up to date.
         run(Duration.ofMinutes(20), List.of(REPO.resolve("deploy/images/build.sh").toString()), Map.of());
+        run(Duration.ofMinutes(10), List.of(REPO.resolve("deploy/sandbox-image/build.sh").toString()), Map.of());
 
         // The workspaces at the same absolute path on the host and in the worker's container (the engine resolves
         // the sandboxes' bind mounts on the host), writable by the worker's user 10001.
