@@ -122,10 +122,11 @@ public final class ScriptedModelServer implements AutoCloseable {
         }
     }
 
-    private ScriptedModelServer(String modelName) throws IOException {
+    private ScriptedModelServer(String modelName, InetAddress address) throws IOException {
         this.modelName = modelName;
-        // Loopback only and an ephemeral port: parallel test runs never collide and nothing is exposed.
-        this.http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        // Loopback unless a test asks otherwise, and an ephemeral port: parallel test runs never collide and
+        // nothing is exposed.
+        this.http = HttpServer.create(new InetSocketAddress(address, 0), 0);
         this.executor = Executors.newVirtualThreadPerTaskExecutor();
         http.setExecutor(executor);
         http.createContext("/", this::handle);
@@ -140,16 +141,29 @@ public final class ScriptedModelServer implements AutoCloseable {
     /** Starts a server whose {@code GET /v1/models} lists {@code modelName}. */
     public static ScriptedModelServer start(String modelName) {
         Objects.requireNonNull(modelName, "modelName");
+        return startOn(InetAddress.getLoopbackAddress(), modelName);
+    }
+
+    /**
+     * Starts a server on {@code address} instead of loopback, for model clients that are not on this machine's
+     * loopback: services in containers reach it on the Docker bridge's gateway address (the compose test). Bind
+     * only such a private address: nothing else should reach a test double.
+     */
+    public static ScriptedModelServer startOn(InetAddress address, String modelName) {
+        Objects.requireNonNull(address, "address");
+        Objects.requireNonNull(modelName, "modelName");
         try {
-            return new ScriptedModelServer(modelName);
+            return new ScriptedModelServer(modelName, address);
         } catch (IOException e) {
-            throw new UncheckedIOException("could not start the scripted model server", e);
+            throw new UncheckedIOException("could not start the scripted model server on " + address, e);
         }
     }
 
     /** The OpenAI-style base URL, e.g. {@code http://127.0.0.1:41234/v1}. */
     public String baseUrl() {
-        return "http://127.0.0.1:" + port() + "/v1";
+        InetAddress bound = http.getAddress().getAddress();
+        String host = bound.isLoopbackAddress() ? "127.0.0.1" : bound.getHostAddress();
+        return "http://" + host + ":" + port() + "/v1";
     }
 
     public int port() {
