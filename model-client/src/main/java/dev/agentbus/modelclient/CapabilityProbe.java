@@ -1,14 +1,8 @@
 package dev.agentbus.modelclient;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
-import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 
 /**
  * Asks a model server what a model can do, where it says (no standard says it):
@@ -22,26 +16,17 @@ import java.time.Duration;
  * the caller then goes by its settings. A short time-out and no retries, like {@link ContextWindowProbe}.
  */
 final class CapabilityProbe {
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Duration TIMEOUT = Duration.ofSeconds(5);
 
-    private final HttpClient http;
-    private final String baseUrl;
-    private final String apiKey;
+    private final ServerQueries server;
 
     public CapabilityProbe(HttpClient http, String baseUrl, String apiKey) {
-        this.http = http;
-        this.baseUrl = baseUrl;
-        this.apiKey = apiKey == null ? "" : apiKey;
+        this.server = new ServerQueries(http, baseUrl, apiKey);
     }
 
     public ModelCapabilities probe(String model) {
-        String root = baseUrl.endsWith("/v1") ? baseUrl.substring(0, baseUrl.length() - 3) : baseUrl;
-        ModelCapabilities found = fromLmStudio(get(root + "/api/v0/models"), model);
+        ModelCapabilities found = fromLmStudio(server.get(server.root() + "/api/v0/models"), model);
         if (!found.known()) {
-            found = fromOllama(send(request(root + "/api/show").header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(JSON.createObjectNode().put("model", model)
-                            .toString()))));
+            found = fromOllama(server.ollamaShow(model));
         }
         return found;
     }
@@ -88,29 +73,5 @@ final class CapabilityProbe {
             }
         }
         return false;
-    }
-
-    private JsonNode get(String url) {
-        return send(request(url).GET());
-    }
-
-    private HttpRequest.Builder request(String url) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(TIMEOUT);
-        if (!apiKey.isBlank()) {
-            b.header("Authorization", "Bearer " + apiKey);
-        }
-        return b;
-    }
-
-    private JsonNode send(HttpRequest.Builder request) {
-        try {
-            HttpResponse<String> r = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-            return r.statusCode() / 100 == 2 ? JSON.readTree(r.body()) : null;
-        } catch (IOException | RuntimeException e) {
-            return null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
-        }
     }
 }

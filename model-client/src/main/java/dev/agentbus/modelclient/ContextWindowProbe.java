@@ -1,14 +1,8 @@
 package dev.agentbus.modelclient;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
-import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Optional;
@@ -31,33 +25,27 @@ import java.util.regex.Pattern;
  * model call for.
  */
 final class ContextWindowProbe {
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Duration TIMEOUT = Duration.ofSeconds(5);
     private static final Pattern NUM_CTX = Pattern.compile("(?m)^\\s*num_ctx\\s+(\\d+)");
 
-    private final HttpClient http;
-    private final String baseUrl;
-    private final String apiKey;
+    private final ServerQueries server;
 
     ContextWindowProbe(HttpClient http, String baseUrl, String apiKey) {
-        this.http = http;
-        this.baseUrl = baseUrl;
-        this.apiKey = apiKey == null ? "" : apiKey;
+        this.server = new ServerQueries(http, baseUrl, apiKey);
     }
 
     Optional<ContextWindow> probe(String model) {
-        String root = baseUrl.endsWith("/v1") ? baseUrl.substring(0, baseUrl.length() - 3) : baseUrl;
-        Optional<ContextWindow> found = fromList(get(baseUrl + "/models"), model, "max_model_len", null,
+        String root = server.root();
+        Optional<ContextWindow> found = fromList(server.get(server.baseUrl() + "/models"), model, "max_model_len", null,
                 "vLLM /v1/models");
         if (found.isEmpty()) {
-            found = fromList(get(root + "/api/v0/models"), model, "loaded_context_length", "max_context_length",
+            found = fromList(server.get(root + "/api/v0/models"), model, "loaded_context_length", "max_context_length",
                     "LM Studio /api/v0/models");
         }
         if (found.isEmpty()) {
-            found = fromProps(get(root + "/props"));
+            found = fromProps(server.get(root + "/props"));
         }
         if (found.isEmpty()) {
-            found = fromOllama(post(root + "/api/show", JSON.createObjectNode().put("model", model).toString()));
+            found = fromOllama(server.ollamaShow(model));
         }
         return found;
     }
@@ -108,35 +96,5 @@ final class ContextWindowProbe {
     private static Optional<ContextWindow> positive(JsonNode n, String source) {
         return n.canConvertToLong() && n.asLong() > 0 ? Optional.of(new ContextWindow(n.asLong(), source))
                 : Optional.empty();
-    }
-
-    private JsonNode get(String url) {
-        return send(request(url).GET());
-    }
-
-    private JsonNode post(String url, String json) {
-        return send(request(url).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(json)));
-    }
-
-    private HttpRequest.Builder request(String url) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(TIMEOUT);
-        if (!apiKey.isBlank()) {
-            b.header("Authorization", "Bearer " + apiKey);
-        }
-        return b;
-    }
-
-    /** The JSON body of a 2xx answer, or null for anything else: the next kind of server is asked then. */
-    private JsonNode send(HttpRequest.Builder request) {
-        try {
-            HttpResponse<String> r = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-            return r.statusCode() / 100 == 2 ? JSON.readTree(r.body()) : null;
-        } catch (IOException | RuntimeException e) {
-            return null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
-        }
     }
 }
