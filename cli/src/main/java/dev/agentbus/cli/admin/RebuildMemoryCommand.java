@@ -7,6 +7,7 @@ import dev.agentbus.cli.Printer;
 import dev.agentbus.cli.commands.AdminCommand;
 import dev.agentbus.cli.gateway.GatewayClient;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
@@ -31,15 +32,8 @@ public final class RebuildMemoryCommand implements Callable<Integer> {
     @Option(names = "--user", paramLabel = "USER", description = "Only this user's insights (a user id).")
     String user;
 
-    @Option(names = "--no-wait", description = "Ask for the rebuild and return at once.")
-    boolean noWait;
-
-    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "3600",
-            description = "Give up waiting after this long (the rebuild goes on). Default: ${DEFAULT-VALUE}.")
-    long timeoutSeconds;
-
-    @Option(names = "--poll-ms", hidden = true, defaultValue = "500")
-    long pollMillis;
+    @Mixin
+    RebuildWaiting waiting;
 
     @Override
     public Integer call() throws InterruptedException {
@@ -50,11 +44,11 @@ public final class RebuildMemoryCommand implements Callable<Integer> {
         JsonNode started = gateway.rebuildMemory(user);
         String id = started.path("rebuildId").asText();
         printer.println("memory rebuild " + id + " asked for " + (user == null ? "every user" : "user " + user));
-        if (noWait || user == null) {
+        if (waiting.noWait || user == null) {
             printer.println("follow it with: curl …/api/v1/admin/rebuild-memory/" + id);
             return ExitCodes.OK;
         }
-        long deadline = System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
+        long deadline = System.nanoTime() + Duration.ofSeconds(waiting.timeoutSeconds).toNanos();
         while (true) {
             JsonNode done = gateway.memoryRebuildStatus(id).path("users").path(user);
             if (done.isNumber()) {
@@ -62,12 +56,12 @@ public final class RebuildMemoryCommand implements Callable<Integer> {
                 return ExitCodes.OK;
             }
             if (System.nanoTime() > deadline) {
-                printer.error("the insights of " + user + " were not replaced within " + timeoutSeconds + " s; the "
+                printer.error("the insights of " + user + " were not replaced within " + waiting.timeoutSeconds + " s; the "
                         + "rebuild goes on in the memory-service if it runs with distillation on (check again with "
                         + "GET /api/v1/admin/rebuild-memory/" + id + ")");
                 return ExitCodes.ERROR;
             }
-            Thread.sleep(pollMillis);
+            Thread.sleep(waiting.pollMillis);
         }
     }
 }

@@ -7,7 +7,7 @@ import dev.agentbus.cli.Printer;
 import dev.agentbus.cli.commands.AdminCommand;
 import dev.agentbus.cli.gateway.GatewayClient;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.ParentCommand;
 
 import java.time.Duration;
@@ -28,15 +28,8 @@ public final class RebuildProjectionsCommand implements Callable<Integer> {
     @ParentCommand
     AdminCommand admin;
 
-    @Option(names = "--no-wait", description = "Start the rebuild and return at once.")
-    boolean noWait;
-
-    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "3600",
-            description = "Give up waiting after this long (the rebuild goes on in the gateway). Default: ${DEFAULT-VALUE}.")
-    long timeoutSeconds;
-
-    @Option(names = "--poll-ms", hidden = true, defaultValue = "500")
-    long pollMillis;
+    @Mixin
+    RebuildWaiting waiting;
 
     @Override
     public Integer call() throws InterruptedException {
@@ -48,12 +41,12 @@ public final class RebuildProjectionsCommand implements Callable<Integer> {
         long run = started.path("run").asLong();
         printer.println(String.format(Locale.ROOT, "rebuild started (run %d): %,d offsets of the session log to read",
                 run, started.path("offsetsTotal").asLong()));
-        if (noWait) {
+        if (waiting.noWait) {
             printer.println("follow it with: curl …/api/v1/admin/rebuild-projections, or run this without --no-wait");
             return ExitCodes.OK;
         }
 
-        long deadline = System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
+        long deadline = System.nanoTime() + Duration.ofSeconds(waiting.timeoutSeconds).toNanos();
         double shown = -1;
         while (true) {
             JsonNode status = gateway.projectionStatus();
@@ -74,11 +67,11 @@ public final class RebuildProjectionsCommand implements Callable<Integer> {
                         status.path("eventsApplied").asLong(), rate(status)));
             }
             if (System.nanoTime() > deadline) {
-                printer.error("the rebuild has not caught up after " + timeoutSeconds + " s; it goes on in the "
+                printer.error("the rebuild has not caught up after " + waiting.timeoutSeconds + " s; it goes on in the "
                         + "gateway (check again with GET /api/v1/admin/rebuild-projections)");
                 return ExitCodes.ERROR;
             }
-            Thread.sleep(pollMillis);
+            Thread.sleep(waiting.pollMillis);
         }
     }
 
