@@ -2,7 +2,6 @@ package dev.agentbus.memory.countingfeedback;
 
 import dev.agentbus.eventbus.CompactedTopicView;
 import dev.agentbus.eventbus.KafkaSettings;
-import dev.agentbus.eventbus.Partitions;
 import dev.agentbus.eventbus.ServiceLoop;
 import dev.agentbus.eventbus.TraceHeaders;
 import dev.agentbus.events.codec.EventCodec;
@@ -10,6 +9,7 @@ import dev.agentbus.events.insights.InsightCommand;
 import dev.agentbus.events.insights.InsightSet;
 import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.topics.Topics;
+import dev.agentbus.memory.readinglog.SessionLogFollower;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -51,28 +51,8 @@ final class UsageCounter implements AutoCloseable {
 
     private void follow(ServiceLoop loop) {
         ledger.clear();
-        try {
-            while (!insights.awaitCaughtUp(Duration.ofSeconds(5))) {
-                if (!loop.running()) {
-                    return;
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return;
-        }
-        Partitions.follow(loop, kafka, "memory-usage", Topics.SESSION_EVENTS.name(), true, this::apply, () -> { });
-    }
-
-    private void apply(ConsumerRecord<String, byte[]> r) {
-        EventEnvelope e;
-        try {
-            e = EventCodec.decodeEvent(r.value());
-        } catch (RuntimeException ex) {
-            LOG.warn("unreadable event at {}-{}@{} skipped: {}", r.topic(), r.partition(), r.offset(), ex.getMessage());
-            return;
-        }
-        ledger.apply(e).ifPresent(command -> send(command, e, r));
+        SessionLogFollower.follow(loop, kafka, "memory-usage", insights,
+                (e, r) -> ledger.apply(e).ifPresent(command -> send(command, e, r)));
     }
 
     private void send(InsightCommand command, EventEnvelope e, ConsumerRecord<String, byte[]> r) {

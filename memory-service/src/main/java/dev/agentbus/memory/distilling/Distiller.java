@@ -4,12 +4,11 @@ import dev.agentbus.events.insights.InsightCommand;
 import dev.agentbus.events.insights.InsightSet;
 import dev.agentbus.eventbus.CompactedTopicView;
 import dev.agentbus.eventbus.KafkaSettings;
-import dev.agentbus.eventbus.Partitions;
 import dev.agentbus.eventbus.ServiceLoop;
 import dev.agentbus.eventbus.TraceHeaders;
 import dev.agentbus.events.codec.EventCodec;
-import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.topics.Topics;
+import dev.agentbus.memory.readinglog.SessionLogFollower;
 import dev.agentbus.modelclient.ModelCallException;
 import dev.agentbus.modelclient.ModelClient;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -69,29 +68,8 @@ final class Distiller implements AutoCloseable {
         turns.clear();
         sent.clear();
         // What was distilled before must be known before the first turn is looked at, or it would be asked again.
-        try {
-            while (!insights.awaitCaughtUp(Duration.ofSeconds(5))) {
-                if (!loop.running()) {
-                    return;
-                }
-                LOG.info("waiting for {} before distilling", Topics.USER_INSIGHTS.name());
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return;
-        }
-        Partitions.follow(loop, kafka, "memory-distiller", Topics.SESSION_EVENTS.name(), true, this::apply, () -> { });
-    }
-
-    private void apply(ConsumerRecord<String, byte[]> r) {
-        EventEnvelope e;
-        try {
-            e = EventCodec.decodeEvent(r.value());
-        } catch (RuntimeException ex) {
-            LOG.warn("unreadable event at {}-{}@{} skipped: {}", r.topic(), r.partition(), r.offset(), ex.getMessage());
-            return;
-        }
-        turns.apply(e).ifPresent(turn -> distil(turn, r));
+        SessionLogFollower.follow(loop, kafka, "memory-distiller", insights,
+                (e, r) -> turns.apply(e).ifPresent(turn -> distil(turn, r)));
     }
 
     private void distil(CompletedTurn turn, ConsumerRecord<String, byte[]> r) {
