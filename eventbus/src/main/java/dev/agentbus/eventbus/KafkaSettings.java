@@ -80,7 +80,9 @@ public record KafkaSettings(
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 200);
         // Consumer lag per partition as a metric, where the telemetry module is on the class path (every service).
         if (LAG_REPORTER_PRESENT) {
-            p.put(ConsumerConfig.METRIC_REPORTER_CLASSES_CONFIG, LAG_REPORTER);
+            // Beside JMX's, which setting the list would otherwise replace.
+            p.put(ConsumerConfig.METRIC_REPORTER_CLASSES_CONFIG,
+                    java.util.List.of(org.apache.kafka.common.metrics.JmxReporter.class.getName(), LAG_REPORTER));
         }
         return p;
     }

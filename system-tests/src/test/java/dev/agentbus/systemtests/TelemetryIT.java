@@ -74,7 +74,9 @@ class TelemetryIT {
                 "LLM_URL", model.baseUrl(),
                 "AGENTBUS_MEMORY_DISTILL_ENABLED", "true",
                 "AGENTBUS_TELEMETRY_OTLP_FILE", spansFile.toString(),
-                "AGENTBUS_LOG_FORMAT", "json");
+                "AGENTBUS_LOG_FORMAT", "json",
+                // The services' own logging set-up, not this module's logback-test.xml (which the class path holds).
+                "JAVA_TOOL_OPTIONS", "-Dlogback.configurationFile=logback.xml");
         Map<String, String> mains = Map.of(
                 "orchestrator", OrchestratorApplication.class.getName(),
                 "sandbox-worker", SandboxWorkerApplication.class.getName(),
@@ -91,7 +93,7 @@ class TelemetryIT {
             services.add(new ServiceProcess(service.getKey(), service.getValue(), own, logs).start());
         }
         gateway = new GatewayClient("http://127.0.0.1:" + port, TOKEN);
-        Poll.until("the gateway and the management ports answer /health", WAIT, () -> healthy(gateway, port));
+        Poll.until("the gateway and the management ports answer /health", Duration.ofSeconds(180), () -> healthy(gateway, port));
     }
 
     @AfterAll
@@ -109,17 +111,22 @@ class TelemetryIT {
 
     @Test
     void one_turn_is_one_trace_across_the_five_services_and_each_service_serves_its_metrics() throws Exception {
-        model.replyToolCall("write", "{\"path\":\"note.txt\",\"content\":\"traced\\n\"}")
+        model.replyToolCall("shell", "{\"command\":\"echo traced > note.txt\"}")
                 .replyToolCall("wait", "{\"seconds\":1}")
                 .replyText("Wrote note.txt and waited.")
                 .replyText("{\"insights\":[]}"); // the memory-service's distillation of the turn
         String id = gateway.createSession("traced");
-        gateway.postMessage(id, "write note.txt, then wait a second");
+        gateway.postMessage(id, "write note.txt with a command, then wait a second");
         List<EventEnvelope> log = gateway.awaitLog(id, e -> e.event() instanceof TurnEnded, WAIT);
         assertThat(log).anySatisfy(e -> assertThat(e.event()).isInstanceOf(TurnEnded.class));
 
         // The spans of the turn: the trace the gateway's span for this session's message started.
-        Poll.until("spans of all five services in the turn's trace", WAIT, () -> servicesOf(turnTrace(id)).size() == 5);
+        // The last span of the turn is the memory-service's record of the distillation; spans leave in batches.
+        Poll.until("spans of all five services in the turn's trace, up to its distillation", WAIT, () -> {
+            List<Span> spans = turnTrace(id);
+            return servicesOf(spans).size() == 5
+                    && spans.stream().anyMatch(s -> s.name().equals("memory-service RecordDistillation"));
+        });
         List<Span> trace = turnTrace(id);
         assertThat(servicesOf(trace)).containsExactlyInAnyOrder("gateway", "orchestrator", "sandbox-worker",
                 "scheduler", "memory-service");
@@ -137,7 +144,7 @@ class TelemetryIT {
                 .singleElement().satisfies(s -> assertThat(byId.get(s.parentSpanId()).service()).isEqualTo("gateway"));
         assertThat(trace).filteredOn(s -> s.name().equals("orchestrator model call")).hasSize(3)
                 .allSatisfy(s -> assertThat(byId.get(s.parentSpanId()).name()).startsWith("orchestrator step"));
-        assertThat(trace).filteredOn(s -> s.name().equals("sandbox-worker tool write")).singleElement()
+        assertThat(trace).filteredOn(s -> s.name().equals("sandbox-worker tool shell")).singleElement()
                 .satisfies(s -> assertThat(byId.get(s.parentSpanId()).name()).startsWith("orchestrator step"));
         assertThat(trace).filteredOn(s -> s.service().equals("scheduler")).singleElement().satisfies(s -> {
             assertThat(s.name()).isEqualTo("scheduler WakeUp");
@@ -164,7 +171,7 @@ class TelemetryIT {
         Map<String, Double> worker = metrics(managementPorts.get("sandbox-worker"));
         assertThat(sum(worker, "agentbus_tool_duration_seconds_count{outcome=\"ok\",")).isEqualTo(1);
         assertThat(worker.keySet()).anySatisfy(k -> assertThat(k).startsWith("agentbus_tool_duration_seconds_count")
-                .contains("tool=\"write\""));
+                .contains("tool=\"shell\""));
         assertThat(sum(worker, "agentbus_sandbox_pool_total")).isEqualTo(1); // one sandbox, hit or miss
         assertThat(sum(worker, "agentbus_tool_duration_seconds_sum")).isPositive();
         Map<String, Double> scheduler = metrics(managementPorts.get("scheduler"));
@@ -180,7 +187,7 @@ class TelemetryIT {
         String traceId = trace.getFirst().traceId();
         List<JsonNode> lines = jsonLines(logs.resolve("sandbox-worker-1.log"));
         assertThat(lines).anySatisfy(l -> {
-            assertThat(l.path("formattedMessage").asText()).contains("write ok");
+            assertThat(l.path("formattedMessage").asText()).contains("shell ok");
             assertThat(l.path("mdc").path("session_id").asText()).isEqualTo(id);
             assertThat(l.path("mdc").path("trace_id").asText()).isEqualTo(traceId);
         });

@@ -8,6 +8,8 @@ import dev.agentbus.telemetry.tracing.TracingSetup;
 import io.micronaut.context.annotation.Context;
 import io.micronaut.context.annotation.Property;
 import io.micronaut.context.annotation.Requires;
+import io.micronaut.core.annotation.Order;
+import io.micronaut.core.order.Ordered;
 import jakarta.annotation.PreDestroy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,6 +24,8 @@ import java.io.UncheckedIOException;
  */
 @Context
 @Requires(property = "agentbus.service")
+// First of the eager beans: a meter registered before the Prometheus registry joins the global one would be missed.
+@Order(Ordered.HIGHEST_PRECEDENCE)
 public class TelemetryRuntime {
     private static final Logger LOG = LoggerFactory.getLogger(TelemetryRuntime.class);
 
