@@ -204,6 +204,26 @@ class DeploymentManifestsTest {
 
     @ParameterizedTest
     @FieldSource("OVERLAYS")
+    void theOtherServicesAreProbedOnTheHealthOfTheirManagementPort(String overlay) {
+        Build build = Build.of(overlay);
+        for (String service : List.of("orchestrator", "sandbox-worker", "scheduler", "memory-service")) {
+            Container c = build.named(Deployment.class, service).orElseThrow().getSpec().getTemplate().getSpec()
+                    .getContainers().getFirst();
+            assertThat(c.getEnv()).as(service).anySatisfy(env -> {
+                assertThat(env.getName()).isEqualTo("AGENTBUS_MANAGEMENT_PORT");
+                assertThat(c.getPorts()).extracting(ContainerPort::getContainerPort)
+                        .containsExactly(Integer.parseInt(env.getValue()));
+            });
+            for (Probe probe : List.of(c.getReadinessProbe(), c.getLivenessProbe())) {
+                assertThat(probe).as(service).isNotNull();
+                assertThat(probe.getHttpGet().getPath()).as(service).isEqualTo("/health");
+                assertThat(probe.getHttpGet().getPort().getStrVal()).as(service).isEqualTo("management");
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @FieldSource("OVERLAYS")
     void servicesAndDisruptionBudgetsSelectPodsAndNameTheirPorts(String overlay) {
         Build build = Build.of(overlay);
         Map<String, PodTemplateSpec> pods = build.podTemplates();

@@ -35,6 +35,18 @@ public record KafkaSettings(
         // containers, for one).
         @Property(name = "agentbus.instance-id") @Bindable(defaultValue = "0") String instanceId) {
 
+    private static final String LAG_REPORTER = "dev.agentbus.telemetry.metrics.KafkaLagReporter";
+    private static final boolean LAG_REPORTER_PRESENT = present(LAG_REPORTER);
+
+    private static boolean present(String className) {
+        try {
+            Class.forName(className, false, KafkaSettings.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException e) {
+            return false;
+        }
+    }
+
     public KafkaSettings {
         if (bootstrapServers == null || bootstrapServers.isBlank()) {
             throw new IllegalArgumentException("agentbus.kafka.bootstrap-servers must name at least one broker "
@@ -66,6 +78,12 @@ public record KafkaSettings(
         // Only committed transactions: an aborted orchestrator write must never be seen as a fact.
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 200);
+        // Consumer lag per partition as a metric, where the telemetry module is on the class path (every service).
+        if (LAG_REPORTER_PRESENT) {
+            // Beside JMX's, which setting the list would otherwise replace.
+            p.put(ConsumerConfig.METRIC_REPORTER_CLASSES_CONFIG,
+                    java.util.List.of(org.apache.kafka.common.metrics.JmxReporter.class.getName(), LAG_REPORTER));
+        }
         return p;
     }
 

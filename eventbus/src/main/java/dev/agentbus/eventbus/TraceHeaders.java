@@ -54,9 +54,18 @@ public final class TraceHeaders {
 
     /** A context for work caused by a record with these headers: its trace, or a new one if it had none. */
     public static SpanContext continueFrom(Headers incoming) {
-        SpanContext parent = incoming == null ? SpanContext.getInvalid()
+        return childOf(parentOf(incoming));
+    }
+
+    /** The span context a record with these headers carries, or an invalid one if it has none. */
+    public static SpanContext parentOf(Headers incoming) {
+        return incoming == null ? SpanContext.getInvalid()
                 : Span.fromContext(W3CTraceContextPropagator.getInstance()
                 .extract(Context.root(), incoming, GETTER)).getSpanContext();
+    }
+
+    /** Minted ids for work caused by {@code parent}: its trace with a new span id, or a new trace if it is invalid. */
+    public static SpanContext childOf(SpanContext parent) {
         ThreadLocalRandom r = ThreadLocalRandom.current();
         String traceId = parent.isValid() ? parent.getTraceId() : TraceId.fromLongs(r.nextLong(), r.nextLong() | 1);
         return SpanContext.create(traceId, SpanId.fromLong(r.nextLong() | 1), TraceFlags.getSampled(),

@@ -49,7 +49,7 @@ class ArchitectureTest {
     @Test
     void shared_libraries_do_not_reach_into_services() {
         noClasses().that().resideInAnyPackage("dev.agentbus.eventbus..", "dev.agentbus.modelclient..",
-                        "dev.agentbus.broker..", "dev.agentbus.api..")
+                        "dev.agentbus.broker..", "dev.agentbus.api..", "dev.agentbus.telemetry..")
                 .should().dependOnClassesThat().resideInAnyPackage(SERVICES.stream().map(s -> s + "..")
                         .toArray(String[]::new))
                 .check(classes);

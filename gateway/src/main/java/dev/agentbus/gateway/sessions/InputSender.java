@@ -3,6 +3,9 @@ package dev.agentbus.gateway.sessions;
 import dev.agentbus.eventbus.KafkaSettings;
 import dev.agentbus.eventbus.Records;
 import dev.agentbus.eventbus.TraceHeaders;
+import dev.agentbus.telemetry.tracing.Traced;
+import dev.agentbus.telemetry.tracing.Tracing;
+import io.opentelemetry.api.trace.SpanKind;
 import dev.agentbus.events.codec.EventCodec;
 import dev.agentbus.events.input.InputEnvelope;
 import dev.agentbus.events.input.SessionInput;
@@ -38,14 +41,20 @@ public final class InputSender implements AutoCloseable {
     /** With an input id chosen by the caller, who then knows which events the input caused. */
     public void send(String sessionId, String userId, String inputId, SessionInput input) {
         InputEnvelope envelope = new InputEnvelope(inputId, sessionId, Instant.now(), null, userId, input);
-        publish(Records.input(envelope, "gateway", TraceHeaders.newTrace()));
+        // The turn's trace starts here: the span covers the request's write of the input to Kafka.
+        try (Traced span = Tracing.root("gateway send " + input.getClass().getSimpleName(), SpanKind.PRODUCER)
+                .attribute("agentbus.session_id", sessionId)) {
+            publish(Records.input(envelope, "gateway", span.context()));
+        }
     }
 
     public void send(MemoryCommand command) {
         var record = new ProducerRecord<>(Topics.MEMORY_COMMANDS.name(), command.userId(),
                 EventCodec.encodeMemoryCommand(command));
-        TraceHeaders.inject(TraceHeaders.newTrace(), record.headers());
-        publish(record);
+        try (Traced span = Tracing.root("gateway send " + command.getClass().getSimpleName(), SpanKind.PRODUCER)) {
+            TraceHeaders.inject(span.context(), record.headers());
+            publish(record);
+        }
     }
 
     /** Any other record the gateway alone writes (an inbox task; {@code value} null: a tombstone), durably. */

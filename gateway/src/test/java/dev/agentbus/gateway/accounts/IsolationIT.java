@@ -345,6 +345,8 @@ class IsolationIT {
         p.put("POST /api/v1/auth/register", Probe.of(Expect.OPEN, "POST", "/api/v1/auth/register",
                 Map.of("invite", "inv_guess", "username", "alice", "password", "alice-password-123")));
         p.put("GET /health", Probe.of(Expect.OPEN, "GET", "/health", null));
+        // Open too, for a Prometheus scraper: counts and durations only, nothing of a session or a user.
+        p.put("GET /metrics", Probe.of(Expect.OPEN, "GET", "/metrics", null));
         return p;
     }
 

@@ -3,6 +3,9 @@ package dev.agentbus.memory.distilling;
 import dev.agentbus.events.insights.InsightCommand;
 import dev.agentbus.events.insights.InsightSet;
 import dev.agentbus.eventbus.CompactedTopicView;
+import dev.agentbus.telemetry.logging.LogContext;
+import dev.agentbus.telemetry.tracing.Traced;
+import dev.agentbus.telemetry.tracing.Tracing;
 import dev.agentbus.eventbus.KafkaSettings;
 import dev.agentbus.eventbus.ServiceLoop;
 import dev.agentbus.eventbus.TraceHeaders;
@@ -76,6 +79,15 @@ final class Distiller implements AutoCloseable {
         if (turn.userId() == null || done(turn)) {
             return;
         }
+        // A span for the distillation, child of the event that ended the turn: the turn's trace reaches here.
+        try (Traced span = Tracing.consume("memory-service distil turn", r.headers())
+                .attribute("agentbus.session_id", turn.sessionId());
+             LogContext log = LogContext.of(turn.sessionId(), span.context())) {
+            distil(turn, span);
+        }
+    }
+
+    private void distil(CompletedTurn turn, Traced span) {
         List<InsightCommand.Extracted> found;
         try {
             found = extractor.extract(turn);
@@ -87,7 +99,7 @@ final class Distiller implements AutoCloseable {
         var command = Extractor.command(turn, found);
         ProducerRecord<String, byte[]> record = new ProducerRecord<>(Topics.INSIGHT_COMMANDS.name(), turn.userId(),
                 EventCodec.encodeValue(command));
-        TraceHeaders.inject(TraceHeaders.continueFrom(r.headers()), record.headers());
+        TraceHeaders.inject(span.context(), record.headers());
         try {
             producer.send(record).get(30, TimeUnit.SECONDS);
         } catch (InterruptedException ex) {

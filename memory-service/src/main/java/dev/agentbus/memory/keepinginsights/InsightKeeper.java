@@ -5,6 +5,8 @@ import dev.agentbus.events.insights.InsightSet;
 import dev.agentbus.eventbus.CompactedTopicView;
 import dev.agentbus.eventbus.KafkaSettings;
 import dev.agentbus.eventbus.TraceHeaders;
+import dev.agentbus.telemetry.tracing.Traced;
+import dev.agentbus.telemetry.tracing.Tracing;
 import dev.agentbus.eventbus.processing.Clients;
 import dev.agentbus.eventbus.processing.Decoded;
 import dev.agentbus.eventbus.processing.Handler;
@@ -83,8 +85,11 @@ final class InsightKeeper implements Handler<InsightCommand>, AutoCloseable {
             written.put(command.userId(), next);
             ProducerRecord<String, byte[]> record = new ProducerRecord<>(Topics.USER_INSIGHTS.name(),
                     command.userId(), EventCodec.encodeValue(next));
-            TraceHeaders.inject(TraceHeaders.continueFrom(d.record().headers()), record.headers());
-            out.send(record);
+            try (Traced span = Tracing.consume("memory-service " + command.getClass().getSimpleName(),
+                    d.record().headers()).attribute("agentbus.user_id", command.userId())) {
+                TraceHeaders.inject(span.context(), record.headers());
+                out.send(record);
+            }
             LOG.info("insights of user {} are now version {} ({} insights) after {}", command.userId(),
                     next.version(), next.insights().size(), command.getClass().getSimpleName());
         }

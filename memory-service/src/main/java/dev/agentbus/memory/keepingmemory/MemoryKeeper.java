@@ -3,6 +3,8 @@ package dev.agentbus.memory.keepingmemory;
 import dev.agentbus.eventbus.CompactedTopicView;
 import dev.agentbus.eventbus.KafkaSettings;
 import dev.agentbus.eventbus.TraceHeaders;
+import dev.agentbus.telemetry.tracing.Traced;
+import dev.agentbus.telemetry.tracing.Tracing;
 import dev.agentbus.eventbus.processing.Clients;
 import dev.agentbus.eventbus.processing.Decoded;
 import dev.agentbus.eventbus.processing.Handler;
@@ -91,8 +93,11 @@ final class MemoryKeeper implements Handler<MemoryCommand>, AutoCloseable {
         written.put(command.userId(), next);
         ProducerRecord<String, byte[]> record = new ProducerRecord<>(Topics.USER_MEMORY.name(), command.userId(),
                 EventCodec.encodeValue(next));
-        TraceHeaders.inject(TraceHeaders.continueFrom(r.headers()), record.headers());
-        out.send(record);
+        try (Traced span = Tracing.consume("memory-service " + command.getClass().getSimpleName(), r.headers())
+                .attribute("agentbus.user_id", command.userId())) {
+            TraceHeaders.inject(span.context(), record.headers());
+            out.send(record);
+        }
         LOG.info("memory of user {} is now version {} ({} chars)", command.userId(), next.version(),
                 next.content().length());
     }

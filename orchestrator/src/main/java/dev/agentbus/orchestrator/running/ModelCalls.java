@@ -26,12 +26,18 @@ import dev.agentbus.modelclient.ModelClient;
 import dev.agentbus.modelclient.ModelReply;
 import dev.agentbus.orchestrator.prompting.PromptBuilder;
 import dev.agentbus.orchestrator.prompting.SummaryPrompt;
+import dev.agentbus.telemetry.logging.LogContext;
+import dev.agentbus.telemetry.metrics.AgentbusMetrics;
+import dev.agentbus.telemetry.tracing.Traced;
+import dev.agentbus.telemetry.tracing.Tracing;
 import io.opentelemetry.api.trace.SpanContext;
+import io.opentelemetry.api.trace.SpanKind;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -154,7 +160,26 @@ final class ModelCalls implements AutoCloseable {
         }
     }
 
-    private void call(String requestId, SessionState state, SpanContext trace) {
+    /** The call as a span (child of the step that asked for it) and in the model metrics. */
+    private void call(String requestId, SessionState state, SpanContext step) {
+        try (Traced span = Tracing.child("orchestrator model call", SpanKind.CLIENT, step)
+                .attribute("agentbus.session_id", state.sessionId()).attribute("agentbus.request_id", requestId);
+             LogContext log = LogContext.of(state.sessionId(), span.context())) {
+            long started = System.nanoTime();
+            SessionInput outcome = callModel(requestId, state, span.context());
+            if (outcome instanceof RecordModelResult r) {
+                AgentbusMetrics.modelCall(Duration.ofNanos(System.nanoTime() - started), true,
+                        r.measure() == null ? 0 : r.measure().promptTokens(),
+                        r.measure() == null ? 0 : r.measure().completionTokens());
+            } else if (outcome instanceof RecordModelFailure f) {
+                AgentbusMetrics.modelCall(Duration.ofNanos(System.nanoTime() - started), false, 0, 0);
+                span.failed(f.message());
+            }
+        }
+    }
+
+    /** The outcome handed to the engine, or null when none was (the call was stopped). */
+    private SessionInput callModel(String requestId, SessionState state, SpanContext trace) {
         String sessionId = state.sessionId();
         SessionInput outcome;
         try {
@@ -167,8 +192,7 @@ final class ModelCalls implements AutoCloseable {
                 attached = imagesFor(state, client, asked, model);
             } catch (AttachedImages.Unreadable refused) {
                 LOG.info("model call {} of session {} refused: {}", requestId, sessionId, refused.getMessage());
-                answer(requestId, state, new RecordModelRefusal(requestId, model, refused.getMessage()), trace);
-                return;
+                return answer(requestId, state, new RecordModelRefusal(requestId, model, refused.getMessage()), trace);
             }
             List<ChatMessage> prompt = prompts.build(state, clock.instant(), model,
                     u -> attached.getOrDefault(u.seq(), List.of()));
@@ -190,7 +214,7 @@ final class ModelCalls implements AutoCloseable {
                     reply.finishReason(), measure(client, prompt, reply));
         } catch (ModelCallException e) {
             if (stopped.contains(requestId)) {
-                return; // stopped on purpose (see stop); not a failure of the server
+                return null; // stopped on purpose (see stop); not a failure of the server
             }
             LOG.warn("model call {} of session {} failed: {}", requestId, sessionId, e.getMessage());
             outcome = new RecordModelFailure(requestId, e.getMessage());
@@ -198,17 +222,18 @@ final class ModelCalls implements AutoCloseable {
             LOG.error("model call {} of session {} failed unexpectedly", requestId, sessionId, e);
             outcome = new RecordModelFailure(requestId, "unexpected error: " + e);
         }
-        answer(requestId, state, outcome, trace);
+        return answer(requestId, state, outcome, trace);
     }
 
-    private void answer(String requestId, SessionState state, SessionInput outcome, SpanContext trace) {
+    private SessionInput answer(String requestId, SessionState state, SessionInput outcome, SpanContext trace) {
         if (stopped.contains(requestId) || Thread.currentThread().isInterrupted()) {
-            return; // the turn ended without it; the decider would ignore the outcome anyway
+            return null; // the turn ended without it; the decider would ignore the outcome anyway
         }
         if (!threads.isShutdown()) {
             answers.answered(new InputEnvelope(UUID.randomUUID().toString(), state.sessionId(), clock.instant(),
                     requestId, state.userId(), outcome), trace);
         }
+        return outcome;
     }
 
     /**

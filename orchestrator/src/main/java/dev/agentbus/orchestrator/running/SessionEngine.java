@@ -3,6 +3,11 @@ package dev.agentbus.orchestrator.running;
 import dev.agentbus.eventbus.KafkaSettings;
 import dev.agentbus.eventbus.Records;
 import dev.agentbus.eventbus.TraceHeaders;
+import dev.agentbus.telemetry.logging.LogContext;
+import dev.agentbus.telemetry.metrics.AgentbusMetrics;
+import dev.agentbus.telemetry.tracing.Traced;
+import dev.agentbus.telemetry.tracing.Tracing;
+import io.opentelemetry.api.trace.SpanKind;
 import dev.agentbus.eventbus.processing.Clients;
 import dev.agentbus.eventbus.processing.Decoded;
 import dev.agentbus.eventbus.processing.Handler;
@@ -188,8 +193,15 @@ final class SessionEngine implements Handler<InputEnvelope>, AutoCloseable {
     public void handle(List<Decoded<InputEnvelope>> records, Outbox out, LoopContext loop) {
         List<SnapshotWriter.Sent> sent = new ArrayList<>();
         for (Decoded<InputEnvelope> d : records) {
-            handle(d.record().partition(), d.value(), TraceHeaders.continueFrom(d.record().headers()), out, sent,
-                    reason -> out.deadLetter(d.record(), reason));
+            // A step: one span, child of the input's traceparent; the events it sends carry the step's context.
+            try (Traced step = Tracing.consume(Steps.spanName(d.value()), d.record().headers())
+                    .attribute("agentbus.session_id", d.value().sessionId());
+                 LogContext log = LogContext.of(d.value().sessionId(), step.context())) {
+                var timing = AgentbusMetrics.stepStarted();
+                handle(d.record().partition(), d.value(), step.context(), out, sent,
+                        reason -> out.deadLetter(d.record(), reason));
+                AgentbusMetrics.stepDone(timing);
+            }
         }
         // The snapshot writer learns each event's offset from its send, once the transaction has committed.
         out.afterCommit(() -> snapshots.afterCommit(loop.producer(), sent, states));
@@ -285,9 +297,15 @@ final class SessionEngine implements Handler<InputEnvelope>, AutoCloseable {
                         input.sessionId());
                 continue;
             }
-            handle(partition, input, a.trace(), out, sent, reason -> LOG.error(
-                    "model answer {} of session {} could not be recorded: {}", input.causationId(),
-                    input.sessionId(), reason));
+            try (Traced step = Tracing.child(Steps.spanName(input), SpanKind.INTERNAL, a.trace())
+                    .attribute("agentbus.session_id", input.sessionId());
+                 LogContext log = LogContext.of(input.sessionId(), step.context())) {
+                var timing = AgentbusMetrics.stepStarted();
+                handle(partition, input, step.context(), out, sent, reason -> LOG.error(
+                        "model answer {} of session {} could not be recorded: {}", input.causationId(),
+                        input.sessionId(), reason));
+                AgentbusMetrics.stepDone(timing);
+            }
         }
         out.afterCommit(() -> {
             recorded.forEach(answeredRequests::remove);

@@ -31,6 +31,11 @@ import dev.agentbus.sandbox.checkpointing.WorkspaceHistory;
 import dev.agentbus.sandbox.mcp.McpSessions;
 import dev.agentbus.sandbox.tools.ToolExecutor;
 import dev.agentbus.sandbox.tools.ToolOutcome;
+import dev.agentbus.telemetry.logging.LogContext;
+import dev.agentbus.telemetry.metrics.AgentbusMetrics;
+import dev.agentbus.telemetry.tracing.OpenSpans;
+import dev.agentbus.telemetry.tracing.Traced;
+import dev.agentbus.telemetry.tracing.Tracing;
 import io.opentelemetry.api.trace.SpanContext;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -109,6 +114,8 @@ final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
     private final Map<String, String> toRemove = new LinkedHashMap<>();
     /** Calls of newly assigned partitions that a dead worker started and never finished; loop thread only. */
     private final List<ToolLedgerEntry> toInterrupt = new ArrayList<>();
+    /** The span of each call taken on and not yet run, ended by {@link #run}. */
+    private final OpenSpans toolSpans = new OpenSpans();
 
     private record SessionHere(String userId, int partition) {
     }
@@ -207,8 +214,13 @@ final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
             if (envelope.event() instanceof ToolCallRequested call && runsHere(call.name())
                     && !ledger.knows(envelope.sessionId(), call.callId())
                     && !queue.holds(ToolLedger.key(envelope.sessionId(), call.callId()))) {
-                takeOn(new TakenCall(envelope, call, d.record().partition(),
-                        TraceHeaders.continueFrom(d.record().headers())), out, waitingForCommit);
+                // The call's span starts here, so its records (started, output, result) carry its context; it ends
+                // when the tool has run (see run).
+                Traced span = toolSpans.put(ToolLedger.key(envelope.sessionId(), call.callId()),
+                        Tracing.consume("sandbox-worker tool " + call.name(), d.record().headers())
+                                .attribute("agentbus.session_id", envelope.sessionId())
+                                .attribute("agentbus.tool", call.name()));
+                takeOn(new TakenCall(envelope, call, d.record().partition(), span.context()), out, waitingForCommit);
             }
         }
     }
@@ -307,9 +319,15 @@ final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
                     outcome.shell(), null, outcome.changedPaths());
         }
         long ms = (System.nanoTime() - startedAt) / 1_000_000; // the call's own time, without the checkpoint
+        AgentbusMetrics.toolCall(request.name(), java.time.Duration.ofNanos(System.nanoTime() - startedAt),
+                outcome.ok());
+        toolSpans.end(call.key(), outcome.ok() ? null : outcome.error());
         String checkpoint = history.checkpointAfter(call.userId(), call.sessionId(), request.name(),
                 request.callId(), outcome.changedPaths()).orElse(null);
-        LOG.info("session {}: {} {} in {} ms", call.sessionId(), request.name(), outcome.ok() ? "ok" : "failed", ms);
+        try (LogContext log = LogContext.of(call.sessionId(), call.trace())) {
+            LOG.info("session {}: {} {} in {} ms", call.sessionId(), request.name(), outcome.ok() ? "ok" : "failed",
+                    ms);
+        }
         if (mcp != null && Checkpoints.mayChangeFiles(request.name())) {
             try {
                 mcp.workspaceMayHaveChanged(call.userId(), call.sessionId(),

@@ -7,6 +7,8 @@ import org.slf4j.LoggerFactory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import dev.agentbus.telemetry.metrics.AgentbusMetrics;
+
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -112,6 +114,7 @@ public final class Sandboxes implements SandboxProvider {
                 live.remove(key);
             }
             ShellSandbox sandbox = pool.take(spec).orElse(null);
+            AgentbusMetrics.sandboxPool(sandbox != null);
             if (sandbox == null) {
                 sandbox = create(key, spec.workspace(), spec.restore());
             }

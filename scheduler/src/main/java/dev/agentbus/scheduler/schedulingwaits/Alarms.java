@@ -72,6 +72,11 @@ final class Alarms implements AutoCloseable {
         }
     }
 
+    /** How many approvals with a time-out are armed: asked, and neither decided nor expired yet. */
+    int approvalsPending() {
+        return (int) timers.keySet().stream().filter(k -> k.startsWith("approval:")).count();
+    }
+
     /** Forgets every timer, before the log is read again from its start. */
     void clear() {
         timers.values().forEach(f -> f.cancel(false));

@@ -8,6 +8,11 @@ import dev.agentbus.eventbus.TraceHeaders;
 import dev.agentbus.events.codec.EventCodec;
 import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.topics.Topics;
+import dev.agentbus.telemetry.metrics.AgentbusMetrics;
+import dev.agentbus.telemetry.tracing.Traced;
+import dev.agentbus.telemetry.tracing.Tracing;
+import io.opentelemetry.api.trace.SpanContext;
+import io.opentelemetry.api.trace.SpanKind;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.slf4j.Logger;
@@ -15,6 +20,8 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Follows every partition of the session log from offset 0 (so pending waits and approvals are rebuilt at each start,
@@ -28,12 +35,22 @@ final class WaitScheduler implements AutoCloseable {
     private final KafkaProducer<String, byte[]> producer;
     private final Alarms alarms;
     private final ServiceLoop loop;
+    /** The traceparent of each session's last event, which a wake-up's span continues. */
+    private final Map<String, SpanContext> lastTrace = new ConcurrentHashMap<>();
 
     public WaitScheduler(KafkaSettings kafka, Clock clock) {
         this.kafka = kafka;
         this.producer = new KafkaProducer<>(kafka.producer("scheduler"));
-        this.alarms = new Alarms(clock, (input, done) -> producer.send(
-                Records.input(input, "scheduler", TraceHeaders.newTrace()), (meta, error) -> done.accept(error)));
+        this.alarms = new Alarms(clock, (input, done) -> {
+            // The wake-up continues the trace of the session's last event (the wait or approval it ends).
+            try (Traced span = Tracing.child("scheduler " + input.input().getClass().getSimpleName(),
+                    SpanKind.PRODUCER, lastTrace.getOrDefault(input.sessionId(), SpanContext.getInvalid()))
+                    .attribute("agentbus.session_id", input.sessionId())) {
+                producer.send(Records.input(input, "scheduler", span.context()),
+                        (meta, error) -> done.accept(error));
+            }
+        });
+        AgentbusMetrics.approvalsPending(alarms::approvalsPending);
         this.loop = new ServiceLoop("scheduler-follower", this::follow);
     }
 
@@ -55,6 +72,7 @@ final class WaitScheduler implements AutoCloseable {
             LOG.warn("unreadable event at {}-{}@{} skipped: {}", r.topic(), r.partition(), r.offset(), ex.getMessage());
             return;
         }
+        lastTrace.put(e.sessionId(), TraceHeaders.parentOf(r.headers()));
         alarms.apply(e);
     }
 
