@@ -188,12 +188,15 @@ public final class Bubblewrap {
         for (String etc : ETC_READ_ONLY) {
             argv.addAll(List.of("--ro-bind-try", etc, etc));
         }
-        argv.addAll(extraBinds);
         argv.addAll(List.of(
                 "--proc", "/proc",
                 "--dev", "/dev",
                 "--tmpfs", "/tmp",
-                "--bind", workspace.toString(), SANDBOX_WORKSPACE,
+                "--bind", workspace.toString(), SANDBOX_WORKSPACE));
+        // After the private /tmp: an extra directory below /tmp on the host (a checkout in /tmp, with the MCP
+        // servers' packages in its target/) would otherwise be hidden under the empty tmpfs.
+        argv.addAll(extraBinds);
+        argv.addAll(List.of(
                 "--remount-ro", "/",
                 "--chdir", SANDBOX_WORKSPACE));
         return argv;
