@@ -294,9 +294,15 @@ public sealed interface SessionInput {
      */
     @WireType("start_sub_agent.v1")
     record StartSubAgent(String parentSessionId, String callId, String title, String prompt, List<String> tools,
-                         int maxIterations, PermissionMode mode) implements SessionInput {
+                         int maxIterations, PermissionMode mode, boolean incognito) implements SessionInput {
         public StartSubAgent {
             tools = tools == null ? List.of() : List.copyOf(tools);
+        }
+
+        /** As sent before an incognito parent's children were incognito too: not incognito. */
+        public StartSubAgent(String parentSessionId, String callId, String title, String prompt, List<String> tools,
+                             int maxIterations, PermissionMode mode) {
+            this(parentSessionId, callId, title, prompt, tools, maxIterations, mode, false);
         }
     }
 

@@ -5,6 +5,7 @@ import dev.agentbus.events.input.SessionInput.DeleteSession;
 import dev.agentbus.events.input.SessionInput.RecordModelResult;
 import dev.agentbus.events.input.SessionInput.RecordSubAgentResult;
 import dev.agentbus.events.input.SessionInput.StartSubAgent;
+import dev.agentbus.orchestrator.deciding.delegating.ChildStart;
 import dev.agentbus.events.session.PermissionMode;
 import dev.agentbus.events.session.SessionEvent.ModelCallStarted;
 import dev.agentbus.events.session.SessionEvent.SessionCreated;
@@ -93,6 +94,17 @@ class SubAgentsTest {
             assertThat(d.state().turn().openToolCalls()).containsExactly("t1", "t2");
             assertThat(d.state().subAgents().running()).extracting(SubAgents.Child::sessionId)
                     .containsExactly("id-1", "id-2");
+        }
+
+        @Test
+        void an_incognito_parents_child_is_incognito_too_so_nothing_of_the_task_reaches_memory() {
+            Decision d = given(new SessionCreated("t", PermissionMode.AUTO, null, true), new UserMessagePosted("go"),
+                    new ModelCallStarted("r1", 1)).when(calls("r1", call("t1", "task", FIX_TESTS)));
+
+            StartSubAgent start = (StartSubAgent) d.outgoing().getFirst().input();
+            assertThat(start.incognito()).isTrue();
+            assertThat(ChildStart.events(start).getFirst()).isInstanceOfSatisfying(SessionCreated.class,
+                    created -> assertThat(created.incognito()).isTrue());
         }
 
         @Test

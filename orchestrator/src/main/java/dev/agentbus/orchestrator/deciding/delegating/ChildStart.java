@@ -15,7 +15,7 @@ import java.util.Optional;
  * The child's rule for {@code start_sub_agent.v1}: the child is created with its parent link in its first event and
  * its task as its first message; the decider then starts its turn like any other. Its owner is the parent's (the
  * input carries the parent's user), its permission mode the parent's, so a child never may do what its parent may not
- * do without a person's approval.
+ * do without a person's approval; and it is incognito when its parent is.
  */
 public final class ChildStart {
     private ChildStart() {
@@ -26,7 +26,7 @@ public final class ChildStart {
         return List.of(
                 new SessionCreated(s.title() == null || s.title().isBlank() ? "Sub-agent" : s.title(),
                         s.mode() == null ? PermissionMode.AUTO : s.mode(),
-                        new SubAgentOf(s.parentSessionId(), s.callId(), s.tools(), s.maxIterations())),
+                        new SubAgentOf(s.parentSessionId(), s.callId(), s.tools(), s.maxIterations()), s.incognito()),
                 new UserMessagePosted(s.prompt()));
     }
 

@@ -83,8 +83,9 @@ public final class TaskCall {
         return new Started(
                 List.of(new SubAgentStarted(callId, childId, description != null ? description : abbreviated(prompt),
                         tools, cap)),
+                // An incognito parent's children are incognito too: nothing of the task may reach memory through them.
                 List.of(new Outgoing(childId, new StartSubAgent(parent.sessionId(), callId, title, prompt, tools, cap,
-                        parent.permissionMode()))));
+                        parent.permissionMode(), parent.context().incognito()))));
     }
 
     private static Optional<List<String>> toolList(JsonNode node) {

@@ -14,6 +14,9 @@ import java.util.Set;
  * embed and the sessions whose vectors go. The messages are exactly those full-text search indexes ({@link
  * MessageIndexProjection#messageOf}), so both searches look at the same texts.
  *
+ * <p>Incognito sessions are embedded like any other: the vectors are their owner's search index, as the full-text
+ * rows are, and incognito turns off what is learned from a session (memory), not its owner's search of it.
+ *
  * <p>A message whose session is deleted later in the same batch is not embedded at all: its vector would be removed
  * again in the same transaction, and asking the model server for it would be wasted (a replay of a long log meets
  * many deleted sessions).
@@ -40,9 +43,6 @@ record EmbeddingPlan(List<Message> messages, Set<String> deleted) {
                 messages.removeIf(m -> m.row().sessionId().equals(e.sessionId()));
                 continue;
             }
-            if (neverEmbedded(e)) {
-                continue;
-            }
             MessageIndexProjection.Row row = MessageIndexProjection.messageOf(e);
             if (row != null && row.userId() != null) {
                 String text = row.text().strip();
@@ -51,15 +51,5 @@ record EmbeddingPlan(List<Message> messages, Set<String> deleted) {
             }
         }
         return new EmbeddingPlan(List.copyOf(messages), Set.copyOf(deleted));
-    }
-
-    /**
-     * The hook for incognito sessions (issue 14: "incognito sessions are never read"): none exist yet, because
-     * {@code session.created.v1} has no such flag. When it gets one, this is where such a session's messages are
-     * kept out of the embedder, and the embedder must then remember those session ids (a table beside its offsets),
-     * because a session's messages arrive in later batches than its creation.
-     */
-    static boolean neverEmbedded(EventEnvelope event) {
-        return false;
     }
 }
