@@ -113,8 +113,9 @@ class BrowserIT extends OnStandaloneStack {
         chrome.navigate().refresh();
 
         waitForAnswer(reply);
+        // The answer's text, not the thumbs under it.
         assertThat(chrome.findElements(By.cssSelector("[data-testid=message-assistant]"))).hasSize(1)
-                .allSatisfy(m -> assertThat(m.getText()).isEqualTo(reply));
+                .allSatisfy(m -> assertThat(m.findElement(By.cssSelector(".markdown")).getText()).isEqualTo(reply));
         assertThat(chrome.findElements(By.cssSelector("[data-testid=message-user]"))).hasSize(1);
     }
 
