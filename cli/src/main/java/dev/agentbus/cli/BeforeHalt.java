@@ -10,6 +10,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 public final class BeforeHalt {
     private static final List<Runnable> ACTIONS = new CopyOnWriteArrayList<>();
+    private static volatile boolean halting;
 
     private BeforeHalt() {
     }
@@ -18,6 +19,20 @@ public final class BeforeHalt {
     public static InterruptHook.Registration add(Runnable action) {
         ACTIONS.add(action);
         return () -> ACTIONS.remove(action);
+    }
+
+    /** Said by the interrupt hook before its action: the process ends, whatever the action does. */
+    static void halting() {
+        halting = true;
+    }
+
+    /**
+     * Whether the process is ending by the interrupt hook. The line editor then leaves its reader blocked where it
+     * is: woken, chat would go round its loop and read again, putting the terminal back into raw mode after
+     * {@link #runAll()} had restored it and before the halt.
+     */
+    public static boolean isHalting() {
+        return halting;
     }
 
     /** Runs every action once, each on its own: one that fails does not keep the others from running. */

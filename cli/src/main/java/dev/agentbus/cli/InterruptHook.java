@@ -48,6 +48,7 @@ public interface InterruptHook {
     static InterruptHook jvm() {
         return action -> {
             Thread hook = new Thread(() -> {
+                BeforeHalt.halting();
                 try {
                     action.run();
                 } finally {

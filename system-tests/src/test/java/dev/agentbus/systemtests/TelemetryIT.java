@@ -122,11 +122,17 @@ class TelemetryIT {
 
         // The spans of the turn: the trace the gateway's span for this session's message started.
         // The last span of the turn is the memory-service's record of the distillation; spans leave in batches.
-        Poll.until("spans of all five services in the turn's trace, up to its distillation", WAIT, () -> {
-            List<Span> spans = turnTrace(id);
-            return servicesOf(spans).size() == 5
-                    && spans.stream().anyMatch(s -> s.name().equals("memory-service RecordDistillation"));
-        });
+        // Each service exports on its own schedule, so a child can be in the file before its parent: wait until
+        // every parent named is there too (the assertions below then say which link is missing, if one is).
+        Poll.until("spans of all five services in the turn's trace, up to its distillation, with their parents",
+                WAIT, () -> {
+                    List<Span> spans = turnTrace(id);
+                    java.util.Set<String> ids = spans.stream().map(Span::spanId).collect(Collectors.toSet());
+                    return servicesOf(spans).size() == 5
+                            && spans.stream().anyMatch(s -> s.name().equals("memory-service RecordDistillation"))
+                            && spans.stream().allMatch(s -> s.parentSpanId().isEmpty()
+                            || ids.contains(s.parentSpanId()));
+                });
         List<Span> trace = turnTrace(id);
         assertThat(servicesOf(trace)).containsExactlyInAnyOrder("gateway", "orchestrator", "sandbox-worker",
                 "scheduler", "memory-service");

@@ -154,6 +154,9 @@ final class TerminalInput implements ChatInput {
 
     @Override
     public void interrupt() {
+        if (BeforeHalt.isHalting()) {
+            return; // SIGTERM: the process ends; the terminal is put back before the halt (BeforeHalt)
+        }
         if (reading) {
             terminal.raise(Terminal.Signal.INT); // the line reader's handler interrupts its readLine
         } else {
