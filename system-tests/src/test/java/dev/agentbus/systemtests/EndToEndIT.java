@@ -72,7 +72,9 @@ class EndToEndIT extends OnStandaloneStack {
 
     @Test
     void the_event_stream_resumes_after_last_event_id_without_gaps_or_repeats() throws Exception {
-        model.replyText("first answer").replyText("second answer");
+        // The second answer streams slowly, so the live reader below is attached while its tokens flow.
+        model.replyText("first answer")
+                .reply(ScriptedReply.text("second answer").withChunkDelay(Duration.ofMillis(200)));
         GatewayClient gw = stack.gateway;
         String id = gw.createSession("sse");
         gw.postMessage(id, "say something");
@@ -88,10 +90,17 @@ class EndToEndIT extends OnStandaloneStack {
         assertThat(resumed.getFirst().event()).isEqualTo(events(log, SessionEvent.class).get(2).getClass()
                 .getAnnotation(dev.agentbus.events.WireType.class).value());
 
-        // live: a second turn streams its token deltas as their own event name
+        // live: a second turn streams its token deltas as their own event name; the reader is started first
+        var reading = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return gw.sse(id, Long.toString(log.size()), s -> "turn.ended.v1".equals(s.event()),
+                        Duration.ofSeconds(30));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
         gw.postMessage(id, "again");
-        var live = gw.sse(id, Long.toString(log.size()), s -> "turn.ended.v1".equals(s.event()),
-                Duration.ofSeconds(30));
+        var live = reading.get(40, java.util.concurrent.TimeUnit.SECONDS);
         assertThat(live).anyMatch(s -> "delta".equals(s.event()) && s.id() == null && s.data().contains("TOKEN"));
         assertThat(live).filteredOn(s -> s.id() != null).extracting(s -> Long.parseLong(s.id()))
                 .allMatch(seq -> seq > log.size());
