@@ -115,6 +115,12 @@ final class MessageEmbedder implements AutoCloseable {
     /** Embeds one polled batch and stores it; answers the offsets now stored. */
     private Map<Integer, Long> apply(List<ConsumerRecord<String, byte[]>> records, Map<Integer, Long> expected,
                                      String model) throws SQLException, EmbeddingException, InterruptedException {
+        Map<Integer, Long> before = database.transaction(db -> EmbeddingOffsets.read(db, model));
+        if (!before.equals(expected)) {
+            // Checked before asking the model server too, not only when storing: a batch read from offsets that
+            // are no longer stored would be embedded only to be thrown away, and embedded again after the seek.
+            return before;
+        }
         List<EmbeddingPlan.Positioned> events = new ArrayList<>();
         Map<Integer, Long> moved = new HashMap<>();
         for (ConsumerRecord<String, byte[]> r : records) {
