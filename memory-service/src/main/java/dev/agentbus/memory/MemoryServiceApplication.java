@@ -9,7 +9,7 @@ import io.micronaut.context.ApplicationContext;
  * it also follows the session log and asks the model what each completed turn says about the user, and keeps those
  * insights, which people edit through the gateway (docs/memory.md), and rebuilds them from the whole log when an
  * administrator asks. It always counts how often each insight went into a prompt and the votes on the answers they
- * shaped. Not yet: asking the model to refine insights, the agent's {@code manage_memory} tool.
+ * shaped, and applies the changes the agent made with its {@code manage_memory} tool.
  */
 public final class MemoryServiceApplication {
     public static final String SERVICE = "memory-service";

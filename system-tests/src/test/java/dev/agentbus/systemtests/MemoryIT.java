@@ -3,9 +3,12 @@ package dev.agentbus.systemtests;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.session.SessionEvent.InsightsInjected;
+import dev.agentbus.events.session.SessionEvent.MemoryManaged;
 import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
+import dev.agentbus.events.session.SessionEvent.ToolCallCompleted;
 import dev.agentbus.events.session.SessionEvent.TurnEnded;
 import dev.agentbus.testkit.model.ScriptedModelServer;
+import dev.agentbus.testkit.model.ScriptedToolCall;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -25,7 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the agent and the extraction: a completed turn's insights appear; the next turn's system prompt carries them and
  * the log records which; their score decays as it is read; a thumbs up on the answer they shaped raises it; an
  * incognito session neither gets them nor counts; and a rebuild replaces the distilled ones at once with what
- * today's extraction finds, keeping a protected one.
+ * today's extraction finds, keeping a protected one; the agent's {@code manage_memory} adds and deletes insights
+ * but cannot rewrite the protected one.
  */
 class MemoryIT {
     static final Duration WAIT = Duration.ofSeconds(60);
@@ -57,7 +61,8 @@ class MemoryIT {
     }
 
     @Test
-    void insights_are_distilled_injected_decay_follow_votes_skip_incognito_and_are_rebuilt() throws Exception {
+    void insights_are_distilled_injected_decay_follow_votes_skip_incognito_are_rebuilt_and_changed_by_the_agent()
+            throws Exception {
         GatewayClient gw = stack.gateway;
 
         // Turn 1: the agent answers, then the distiller asks about the turn and gets the extraction JSON.
@@ -153,6 +158,49 @@ class MemoryIT {
         assertThat(texts(refined.json())).containsExactlyInAnyOrder("prefers tabs over spaces",
                 "writes Makefiles and knows make well");
         assertThat(model.requests().get(refineCall).toString()).contains(makefiles).doesNotContain(tabsId);
+
+        // The agent's manage_memory, in one reply: it adds a fact, may not rewrite the protected one, deletes the
+        // merged one. The orchestrator records the changes, the memory-service applies them.
+        String merged = insight(refined.json(), "writes Makefiles and knows make well").get("id").asText();
+        // The orchestrator's view of the insights must have the merged one before the agent may delete it: a turn
+        // whose injection names it proves that (each probe has a script of its own, its extraction included).
+        boolean seen = false;
+        for (int n = 1; !seen; n++) {
+            assertThat(n).as("probe turns before the orchestrator saw the merged insight").isLessThanOrEqualTo(20);
+            String mark = "probe-" + n;
+            ScriptedModelServer.Conversation probe = model.conversation(mark).replyText("ok")
+                    .replyText("{\"insights\":[]}");
+            String id = gw.createSession(mark);
+            gw.postMessage(id, "Anything new? " + mark);
+            seen = gw.awaitLog(id, e -> e.event() instanceof TurnEnded, WAIT).stream()
+                    .anyMatch(e -> e.event() instanceof InsightsInjected in
+                            && in.insights().stream().anyMatch(x -> x.id().equals(merged)));
+            Poll.until("the probe's extraction answered", WAIT, () -> probe.remaining() == 0);
+        }
+        model.replyToolCalls(List.of(
+                        ScriptedToolCall.of("manage_memory", "{\"action\":\"add\",\"category\":\"project\","
+                                + "\"text\":\"deploys on Fridays\"}"),
+                        ScriptedToolCall.of("manage_memory", "{\"action\":\"update\",\"id\":\"" + tabsId
+                                + "\",\"text\":\"prefers spaces\"}"),
+                        ScriptedToolCall.of("manage_memory", "{\"action\":\"delete\",\"id\":\"" + merged + "\"}")))
+                .replyText("Noted.").replyText("{\"insights\":[]}");
+        gw.postMessage(session, "Remember that I deploy on Fridays, and forget the Makefile things.");
+        List<EventEnvelope> managedLog = gw.awaitLog(session, e -> e.event() instanceof TurnEnded t
+                && "Noted.".equals(t.answer()), WAIT);
+        List<ToolCallCompleted> results = managedLog.stream().map(EventEnvelope::event)
+                .filter(ToolCallCompleted.class::isInstance).map(ToolCallCompleted.class::cast).toList();
+        assertThat(results.subList(results.size() - 3, results.size())).extracting(ToolCallCompleted::ok)
+                .containsExactly(true, false, true);
+        assertThat(results.getLast().output()).startsWith("Deleted insight " + merged);
+        assertThat(managedLog).filteredOn(e -> e.event() instanceof MemoryManaged).hasSize(2);
+        Poll.until("the agent's changes applied", WAIT, () -> texts(insights(gw)).contains("deploys on Fridays")
+                && !texts(insights(gw)).contains("writes Makefiles and knows make well"));
+        JsonNode last = insights(gw);
+        assertThat(insight(last, "deploys on Fridays").get("origin").asText()).isEqualTo("agent");
+        assertThat(insight(last, "deploys on Fridays").get("sources").get(0).get("sessionId").asText())
+                .isEqualTo(session);
+        assertThat(insight(last, "prefers tabs over spaces").get("protected").asBoolean()).isTrue();
+        assertThat(texts(last)).doesNotContain("prefers spaces");
     }
 
     private static JsonNode insights(GatewayClient gw) {

@@ -159,6 +159,9 @@ public final class TurnRenderer implements SessionStream.Listener {
             case SessionEvent.FeedbackGiven feedback -> {
                 // a person's vote, shown by the web UI's thumbs
             }
+            case SessionEvent.MemoryManaged managed -> {
+                // the manage_memory call's result says what changed
+            }
             case ModelCallStarted started -> {
                 // tokens (or the completed call) will show what it did
             }

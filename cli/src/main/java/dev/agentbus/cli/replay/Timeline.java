@@ -112,6 +112,8 @@ public final class Timeline {
             case SessionEvent.InsightsInjected i -> line(head, p.dim(i.insights().size() + " insights in the prompt"));
             case SessionEvent.FeedbackGiven f -> line(head, p.dim("thumbs " + f.vote().wireName() + " on #" + f.seq()
                     + (f.givenBy() == null ? "" : " by " + f.givenBy())));
+            case SessionEvent.MemoryManaged m -> line(head, p.dim("memory " + m.action().wireName() + " "
+                    + m.insightId() + (m.text() == null ? "" : ": " + m.text())));
             case ModelCallStarted m -> line(head, p.dim("model call " + m.iteration() + " started"
                     + (m.asked() == null ? "" : ": " + ModelText.asked(m.asked()))));
             case ModelCallCompleted m -> modelAnswer(head, m, before);

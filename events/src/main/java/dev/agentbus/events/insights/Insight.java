@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * One thing the memory-service learned about a user, as stored in their {@link InsightSet}.
@@ -45,9 +46,36 @@ public record Insight(String id, InsightCategory category, String text, double c
                 Origin.DISTILLED);
     }
 
-    public Insight withText(String newText, double newConfidence, Instant now) {
+    /** What the agent confidently states about the user is still a guess next to what the person says (1). */
+    public static final double AGENT_CONFIDENCE = 0.9;
+
+    /**
+     * What makes two insights the same fact: the category and the words once case, spacing and a final full stop
+     * are ignored. Distillation, a rebuild and the agent's {@code manage_memory} all use it, so none of them doubles
+     * an insight another wrote.
+     */
+    public static String factKey(InsightCategory category, String text) {
+        String words = text.strip().replaceAll("\\s+", " ").replaceAll("[.!]+$", "").toLowerCase(Locale.ROOT);
+        return category.wireName() + "/" + words;
+    }
+
+    public String factKey() {
+        return factKey(category, text);
+    }
+
+    /** An insight the agent wrote with its {@code manage_memory} tool. */
+    public static Insight byAgent(String id, InsightCategory category, String text, InsightSource source, Instant now) {
+        return new Insight(id, category, text, AGENT_CONFIDENCE, List.of(source), now, now, 0, 0, 0, false, false,
+                false, Origin.AGENT);
+    }
+
+    /**
+     * New words from a person or the agent: fresh again, and theirs from now on, so a rebuild (which replaces only
+     * distilled insights) keeps them.
+     */
+    public Insight rewrittenBy(Origin by, String newText, double newConfidence, Instant now) {
         return new Insight(id, category, newText, newConfidence, sources, createdAt, now, uses, upVotes, downVotes,
-                disabled, pinned, isProtected, origin);
+                disabled, pinned, isProtected, by);
     }
 
     public Insight withCategory(InsightCategory newCategory) {
@@ -86,12 +114,25 @@ public record Insight(String id, InsightCategory category, String text, double c
                 older.downVotes, older.disabled, older.pinned, older.isProtected, origin);
     }
 
-    /** Seen again in another turn: one more source, fresh again, as sure as the surer of the two. */
+    /**
+     * Seen again in another turn: one more source, fresh again, as sure as the surer of the two. A protected insight
+     * stays exactly as the person left it and only gains the source.
+     */
     public Insight seenAgain(InsightSource source, double otherConfidence, Instant now) {
+        if (isProtected) {
+            return plusSource(source);
+        }
         List<InsightSource> more = new ArrayList<>(sources);
         more.add(source);
         return new Insight(id, category, text, Math.max(confidence, otherConfidence), more, createdAt, now, uses,
                 upVotes, downVotes, disabled, pinned, isProtected, origin);
+    }
+
+    /** One more turn (or session event) it came from, changing nothing else: how a protected insight is seen again. */
+    public Insight plusSource(InsightSource source) {
+        List<InsightSource> more = new ArrayList<>(sources);
+        more.add(source);
+        return withSources(more);
     }
 
     /** Several insights merged into this one keep all their sources. */

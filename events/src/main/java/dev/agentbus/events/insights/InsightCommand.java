@@ -24,7 +24,8 @@ import java.util.Map;
         @JsonSubTypes.Type(value = InsightCommand.ReplaceDistilled.class, name = "insights.rebuilt.v1"),
         @JsonSubTypes.Type(value = InsightCommand.ApplyRefinement.class, name = "insights.refined.v1"),
         @JsonSubTypes.Type(value = InsightCommand.RequestRebuild.class, name = "insights.rebuild_requested.v1"),
-        @JsonSubTypes.Type(value = InsightCommand.RequestRefinement.class, name = "insights.refine_requested.v1")})
+        @JsonSubTypes.Type(value = InsightCommand.RequestRefinement.class, name = "insights.refine_requested.v1"),
+        @JsonSubTypes.Type(value = InsightCommand.ApplyAgentChange.class, name = "insight.agent_changed.v1")})
 public sealed interface InsightCommand {
     String commandId();
 
@@ -125,6 +126,15 @@ public sealed interface InsightCommand {
         public ApplyRefinement {
             merges = merges == null ? List.of() : List.copyOf(merges);
         }
+    }
+
+    /**
+     * The agent's {@code manage_memory} change, read from the session log ({@code memory.managed.v1} at {@code seq}
+     * in {@code sessionId}): add the insight {@code insightId}, rewrite it, or delete it. Counted once per event like
+     * a use or a vote ({@link InsightSet#counted}); a protected insight, or one no longer there, is left as it is.
+     */
+    record ApplyAgentChange(String commandId, String userId, String sessionId, long seq, MemoryAction action,
+                            String insightId, InsightCategory category, String text) implements InsightCommand {
     }
 
     /** Insights {@code replaces} become one: this category and text. */

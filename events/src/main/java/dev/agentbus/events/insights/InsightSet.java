@@ -13,8 +13,9 @@ import java.util.Optional;
  * @param distilledUpTo per session, the seq of the last turn's end that was distilled (whatever the model answered),
  *                      so a restarted memory-service never asks about the same turn again
  * @param lastCommandId the command that produced this version, so a writer can wait for its own change
- * @param usageUpTo     per session, the seq of the last {@code insights.injected.v1} or {@code feedback.recorded.v1}
- *                      counted, so a use or a vote read again after a restart is not counted twice
+ * @param usageUpTo     per session, the seq of the last {@code insights.injected.v1}, {@code feedback.recorded.v1}
+ *                      or {@code memory.managed.v1} counted, so a use, a vote or an agent's change read again after
+ *                      a restart is not applied twice
  * @param lastRebuildId the latest rebuild ({@code agentbus admin rebuild-memory}) whose result replaced the distilled
  *                      insights, null before the first
  */

@@ -2,6 +2,8 @@ package dev.agentbus.events.session;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentbus.events.WireType;
+import dev.agentbus.events.insights.InsightCategory;
+import dev.agentbus.events.insights.MemoryAction;
 import dev.agentbus.events.models.ModelChoice;
 import dev.agentbus.events.models.Sampling;
 import dev.agentbus.events.planning.TodoStatus;
@@ -174,6 +176,19 @@ public sealed interface SessionEvent {
      */
     @WireType("feedback.recorded.v1")
     record FeedbackGiven(long seq, Vote vote, String givenBy) implements SessionEvent {
+    }
+
+    /**
+     * Emitted by the orchestrator when the agent's {@code manage_memory} call changes the user's insights: adds one
+     * ({@code insightId} is the new insight's, chosen here so the call's result can name it), rewrites one
+     * ({@code category} null: unchanged) or deletes one ({@code category} and {@code text} null). The orchestrator
+     * checked it against the user's insights as it last read them (the insight exists and is not protected); the
+     * memory-service reads this event on the log and applies it exactly once, checking the protection again, since a
+     * person may have protected or deleted the insight meanwhile. Never emitted in an incognito session.
+     */
+    @WireType("memory.managed.v1")
+    record MemoryManaged(String callId, MemoryAction action, String insightId, InsightCategory category, String text)
+            implements SessionEvent {
     }
 
     /**

@@ -165,6 +165,9 @@ public final class SessionFold {
             // A vote changes the user's insights (the memory-service's), not the session.
             case SessionEvent.FeedbackGiven f -> {
             }
+            // So does the agent's change to them; the call's result (tool_call.completed.v1) is what the model sees.
+            case SessionEvent.MemoryManaged m -> {
+            }
             case ModelCallStarted m -> {
                 b.models = ModelFold.asked(b.models, m);
                 if (b.turn != null) {

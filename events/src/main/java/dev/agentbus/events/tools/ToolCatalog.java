@@ -22,6 +22,11 @@ public final class ToolCatalog {
      * refused, so the model shortens it rather than the person reading it cut off.
      */
     public static final int MAX_NOTIFICATION_CHARS = 500;
+    /**
+     * Lists, adds, rewrites or deletes the user's insights (OS-Agent's {@code manage_memory}); the orchestrator answers
+     * it and records each change as {@code memory.managed.v1}, which the memory-service applies.
+     */
+    public static final String MANAGE_MEMORY = "manage_memory";
     /** Starts a sub-agent, a child session the parent waits for; the orchestrator answers it with the child's answer. */
     public static final String TASK = "task";
 
@@ -137,6 +142,17 @@ public final class ToolCatalog {
                     {"type":"object","properties":{"message":{"type":"string","description":"what the user should \
                     know, in one or two sentences"},"urgency":{"type":"string","enum":["low","normal","high"],\
                     "description":"default normal"}},"required":["message"]}""",
+                    ToolSpec.Executor.ORCHESTRATOR, false, Risk.LOW),
+            new ToolSpec(MANAGE_MEMORY, "Read and keep what you know about the user across conversations: list the "
+                    + "insights remembered about them (with ids), add one when they tell you something lasting "
+                    + "about themselves, correct one that is wrong or out of date, or delete one. Insights the user "
+                    + "protected can only be changed by them. One short fact per insight.", """
+                    {"type":"object","properties":{"action":{"type":"string","enum":["list","add","update",\
+                    "delete"]},"id":{"type":"string","description":"the insight's id, for update and delete"},\
+                    "category":{"type":"string","enum":["identity","skill","preference","project","opinion",\
+                    "session_detail"],"description":"what it is about; needed for add"},"text":{"type":"string",\
+                    "description":"the fact, for add and update, e.g. prefers tabs over spaces"}},\
+                    "required":["action"]}""",
                     ToolSpec.Executor.ORCHESTRATOR, false, Risk.LOW),
             new ToolSpec(TASK, "Hand a self-contained piece of work to a sub-agent: a fresh agent with its own "
                     + "conversation and its own empty workspace, which returns its final answer as this call's result. "

@@ -246,8 +246,8 @@ class InsightsControllerIT {
             List<Insight> insights = new ArrayList<>(current.insights());
             switch (command) {
                 case InsightCommand.EditInsight e -> insights.replaceAll(i -> !i.id().equals(e.insightId()) ? i
-                        : (e.text() == null ? i : i.withText(e.text(), 1, Instant.now())).withFlags(
-                        e.disabled() == null ? i.disabled() : e.disabled(),
+                        : (e.text() == null ? i : i.rewrittenBy(Insight.Origin.PERSON, e.text(), 1, Instant.now()))
+                        .withFlags(e.disabled() == null ? i.disabled() : e.disabled(),
                         e.pinned() == null ? i.pinned() : e.pinned()).withProtected(
                         e.isProtected() == null ? i.isProtected() : e.isProtected()));
                 case InsightCommand.DeleteInsight d -> insights.removeIf(i -> i.id().equals(d.insightId()));

@@ -1,6 +1,7 @@
 package dev.agentbus.memory.keepinginsights;
 
 import dev.agentbus.events.insights.Insight;
+import dev.agentbus.events.insights.InsightCategory;
 import dev.agentbus.events.insights.InsightCommand;
 import dev.agentbus.events.insights.InsightScore;
 import dev.agentbus.events.insights.InsightSet;
@@ -12,7 +13,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 
@@ -71,6 +71,13 @@ public final class InsightBook {
             case InsightCommand.RequestRefinement r -> {
             }
             case InsightCommand.ApplyRefinement r -> insights = Refining.apply(insights, r, now);
+            // Counted against the same watermark as uses and votes: one change per memory.managed.v1, ever.
+            case InsightCommand.ApplyAgentChange a -> {
+                if (!current.counted(a.sessionId(), a.seq())) {
+                    insights = AgentChanges.apply(insights, a, now);
+                    counted.merge(a.sessionId(), a.seq(), Math::max);
+                }
+            }
         }
         return new InsightSet(command.userId(), current.version() + 1, capped(insights, now), distilled, now,
                 command.commandId(), counted, rebuild);
@@ -80,13 +87,10 @@ public final class InsightBook {
         InsightSource source = new InsightSource(d.sessionId(), d.seqs());
         for (int n = 0; n < d.insights().size(); n++) {
             InsightCommand.Extracted x = d.insights().get(n);
-            int same = indexOfSame(insights, x);
+            int same = indexOfSame(insights, x.category(), x.text());
             if (same >= 0) {
-                // A protected insight stays exactly as the person left it; the new turn is still its source.
-                Insight seen = insights.get(same);
-                insights.set(same, seen.isProtected()
-                        ? seen.withSources(withSource(seen.sources(), source))
-                        : seen.seenAgain(source, x.confidence(), now));
+                // (A protected insight stays exactly as the person left it; the new turn is still its source.)
+                insights.set(same, insights.get(same).seenAgain(source, x.confidence(), now));
             } else {
                 String id = UUID.nameUUIDFromBytes((d.commandId() + "/" + n).getBytes(StandardCharsets.UTF_8))
                         .toString();
@@ -95,29 +99,19 @@ public final class InsightBook {
         }
     }
 
-    private static List<InsightSource> withSource(List<InsightSource> sources, InsightSource source) {
-        List<InsightSource> more = new ArrayList<>(sources);
-        more.add(source);
-        return more;
-    }
-
-    /** The same fact found again: same category, same words once case and spacing are ignored. */
-    private static int indexOfSame(List<Insight> insights, InsightCommand.Extracted x) {
-        String key = normalised(x.text());
+    /** The same fact found again ({@link Insight#factKey}). */
+    static int indexOfSame(List<Insight> insights, InsightCategory category, String text) {
+        String key = Insight.factKey(category, text);
         for (int i = 0; i < insights.size(); i++) {
-            if (insights.get(i).category() == x.category() && normalised(insights.get(i).text()).equals(key)) {
+            if (insights.get(i).factKey().equals(key)) {
                 return i;
             }
         }
         return -1;
     }
 
-    static String normalised(String text) {
-        return text.strip().replaceAll("\\s+", " ").replaceAll("[.!]+$", "").toLowerCase(Locale.ROOT);
-    }
-
     private static Insight edit(Insight i, InsightCommand.EditInsight e, Instant now) {
-        Insight edited = e.text() == null ? i : i.withText(e.text().strip(), 1.0, now);
+        Insight edited = e.text() == null ? i : i.rewrittenBy(Insight.Origin.PERSON, e.text().strip(), 1.0, now);
         return edited.withFlags(e.disabled() == null ? i.disabled() : e.disabled(),
                         e.pinned() == null ? i.pinned() : e.pinned())
                 .withProtected(e.isProtected() == null ? i.isProtected() : e.isProtected());

@@ -24,27 +24,23 @@ final class Rebuilding {
             if (i.origin() != Insight.Origin.DISTILLED || i.isProtected()) {
                 kept.add(i);
             } else {
-                oldDistilled.putIfAbsent(key(i), i);
+                oldDistilled.putIfAbsent(i.factKey(), i);
             }
         }
-        List<String> keptKeys = kept.stream().map(Rebuilding::key).toList();
+        List<String> keptKeys = kept.stream().map(Insight::factKey).toList();
         java.util.Set<String> ids = new java.util.HashSet<>(kept.stream().map(Insight::id).toList());
         List<Insight> out = new ArrayList<>(kept);
         for (Insight i : rebuilt) {
             // The same fact as one that stays, or (defensively) an id already taken: the one that stays wins.
-            if (keptKeys.contains(key(i)) || ids.contains(i.id())) {
+            if (keptKeys.contains(i.factKey()) || ids.contains(i.id())) {
                 continue;
             }
-            Insight before = oldDistilled.get(key(i));
+            Insight before = oldDistilled.get(i.factKey());
             Insight next = before == null ? i : i.carryingOver(before);
             if (ids.add(next.id())) {
                 out.add(next);
             }
         }
         return out;
-    }
-
-    private static String key(Insight i) {
-        return i.category().wireName() + "/" + InsightBook.normalised(i.text());
     }
 }

@@ -103,6 +103,8 @@ class InsightBookTest {
         assertThat(e.disabled()).isTrue();
         assertThat(e.pinned()).isTrue();
         assertThat(e.sources()).isEqualTo(p.sources());
+        assertThat(p.origin()).as("flags alone leave it distilled").isEqualTo(Insight.Origin.DISTILLED);
+        assertThat(e.origin()).as("the person's words are theirs: a rebuild keeps them").isEqualTo(Insight.Origin.PERSON);
     }
 
     @Test

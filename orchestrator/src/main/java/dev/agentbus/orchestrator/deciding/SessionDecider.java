@@ -29,6 +29,7 @@ import dev.agentbus.events.input.SessionInput.PostWhisper;
 import dev.agentbus.events.input.SessionInput.RenameSession;
 import dev.agentbus.events.input.SessionInput.GiveFeedback;
 import dev.agentbus.events.insights.AnswerFeedback;
+import dev.agentbus.orchestrator.deciding.remembering.ManageMemoryCall;
 import dev.agentbus.orchestrator.deciding.remembering.Remembering;
 import dev.agentbus.events.input.SessionInput.RecordModelFailure;
 import dev.agentbus.events.input.SessionInput.RecordModelRefusal;
@@ -624,6 +625,9 @@ public final class SessionDecider {
                         step.ctx.approvalTimeout()).forEach(step::emit);
             } else if (ToolCatalog.SEND_NOTIFICATION.equals(call.name())) {
                 SendNotificationCall.answer(call.id(), args).forEach(step::emit);
+            } else if (ToolCatalog.MANAGE_MEMORY.equals(call.name())) {
+                ManageMemoryCall.answer(step.state, call.id(), args, step.ctx.insights(), step.ctx.now(),
+                        step.ctx.ids()).forEach(step::emit);
             } else if (ToolCatalog.TASK.equals(call.name())) {
                 TaskCall.Started task = TaskCall.start(step.state, call.id(), args, step.ctx.subAgents(),
                         step.ctx.maxIterations(), step.ctx.ids());

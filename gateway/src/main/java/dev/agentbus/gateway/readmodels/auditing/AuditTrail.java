@@ -95,6 +95,9 @@ final class AuditTrail {
             }
             case SessionEvent.FeedbackGiven f -> {
             }
+            case SessionEvent.MemoryManaged m -> {
+                // The manage_memory call was audited as requested with the model's answer, and its result.
+            }
             case ModelCallStarted m -> {
             }
             case ModelCallFailed m -> {

@@ -127,6 +127,9 @@ final class SessionSummaries {
             case SessionEvent.FeedbackGiven f -> {
                 // Not shown in the list.
             }
+            case SessionEvent.MemoryManaged m -> {
+                // Not shown in the list.
+            }
             case ModelCallStarted m -> {
                 // The turn is already RUNNING since its message.
             }

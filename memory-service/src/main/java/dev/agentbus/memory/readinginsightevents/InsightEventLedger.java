@@ -1,4 +1,4 @@
-package dev.agentbus.memory.countingfeedback;
+package dev.agentbus.memory.readinginsightevents;
 
 import dev.agentbus.events.insights.InsightCommand;
 import dev.agentbus.events.session.EventEnvelope;
@@ -18,16 +18,20 @@ import java.util.TreeMap;
 import java.util.UUID;
 
 /**
- * Turns the session log's {@code insights.injected.v1} and {@code feedback.recorded.v1} into insight commands: each
- * injection uses its insights once more; each vote on an answer goes to the insights injected into that answer's
- * turn (the latest injection at or before the answer's seq), a second vote on the same answer taking the first one
- * back. This is lm-chat's feedback propagation: a thumbs on an answer reaches the memories that shaped it.
+ * Turns the session log's {@code insights.injected.v1}, {@code feedback.recorded.v1} and {@code memory.managed.v1}
+ * into insight commands: each injection uses its insights once more; each vote on an answer goes to the insights
+ * injected into that answer's turn (the latest injection at or before the answer's seq), a second vote on the same
+ * answer taking the first one back (lm-chat's feedback propagation: a thumbs on an answer reaches the memories that
+ * shaped it); each change the agent made with {@code manage_memory} goes to the keeper as it was recorded.
+ *
+ * <p>One ledger for all three because the keeper counts them against one watermark per session
+ * ({@code usageUpTo}): they must reach it in the session's log order, so one sender sends them all.
  *
  * <p>Pure apart from what it remembers per session: the injections (small: one list of ids per turn that had any)
  * and the votes given. Incognito sessions are skipped. Command ids follow from the session and seq, so the same
  * event read again after a restart gives the same command, which the keeper counts once.
  */
-final class UsageLedger {
+final class InsightEventLedger {
     private final Map<String, NavigableMap<Long, List<String>>> injections = new HashMap<>();
     private final Map<String, Map<Long, Vote>> votes = new HashMap<>();
     private final Set<String> incognito = new HashSet<>();
@@ -51,8 +55,12 @@ final class UsageLedger {
             case SessionEvent.FeedbackGiven f -> {
                 return feedback(e, f);
             }
+            case SessionEvent.MemoryManaged m -> {
+                return Optional.of(new InsightCommand.ApplyAgentChange(id(e, "agent"), e.userId(), e.sessionId(),
+                        e.seq(), m.action(), m.insightId(), m.category(), m.text()));
+            }
             default -> {
-                // Nothing else moves a score.
+                // Nothing else changes an insight.
             }
         }
         return Optional.empty();

@@ -1,7 +1,8 @@
-package dev.agentbus.memory.countingfeedback;
+package dev.agentbus.memory.readinginsightevents;
 
 import dev.agentbus.events.insights.InsightCategory;
 import dev.agentbus.events.insights.InsightCommand;
+import dev.agentbus.events.insights.MemoryAction;
 import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.session.InjectedInsight;
 import dev.agentbus.events.session.SessionEvent;
@@ -14,8 +15,8 @@ import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class UsageLedgerTest {
-    private final UsageLedger ledger = new UsageLedger();
+class InsightEventLedgerTest {
+    private final InsightEventLedger ledger = new InsightEventLedger();
 
     private Optional<InsightCommand> given(String session, long seq, SessionEvent event) {
         return ledger.apply(new EventEnvelope("e" + seq, session, seq, Instant.EPOCH, null, "alice", event));
@@ -79,5 +80,31 @@ class UsageLedgerTest {
         ledger.clear();
 
         assertThat(given("s", 3, injected("a")).orElseThrow().commandId()).isEqualTo(first);
+    }
+
+    @Test
+    void given_the_agent_changed_memory_then_the_change_goes_to_the_keeper_with_its_session_and_seq() {
+        given("s", 1, new SessionEvent.SessionCreated("t"));
+
+        Optional<InsightCommand> change = given("s", 7, new SessionEvent.MemoryManaged("c1", MemoryAction.ADD, "i-new",
+                InsightCategory.PREFERENCE, "deploys on Fridays"));
+
+        assertThat(change).get().isInstanceOfSatisfying(InsightCommand.ApplyAgentChange.class, a -> {
+            assertThat(a.userId()).isEqualTo("alice");
+            assertThat(a.sessionId()).isEqualTo("s");
+            assertThat(a.seq()).isEqualTo(7);
+            assertThat(a.action()).isEqualTo(MemoryAction.ADD);
+            assertThat(a.insightId()).isEqualTo("i-new");
+            assertThat(a.category()).isEqualTo(InsightCategory.PREFERENCE);
+            assertThat(a.text()).isEqualTo("deploys on Fridays");
+        });
+    }
+
+    @Test
+    void given_an_incognito_session_then_an_agent_change_in_it_is_dropped() {
+        given("s", 1, new SessionEvent.SessionCreated("t", null, null, true));
+
+        assertThat(given("s", 7, new SessionEvent.MemoryManaged("c1", MemoryAction.DELETE, "i-old", null, null)))
+                .isEmpty();
     }
 }

@@ -1,4 +1,4 @@
-package dev.agentbus.memory.countingfeedback;
+package dev.agentbus.memory.readinginsightevents;
 
 import dev.agentbus.eventbus.CompactedTopicView;
 import dev.agentbus.eventbus.KafkaSettings;
@@ -22,21 +22,21 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Follows the session log and sends the insight keeper a command for each injection and each vote
- * ({@link UsageLedger}). Like the distiller it reads the whole log at every start without a consumer group (a vote
+ * Follows the session log and sends the insight keeper a command for each injection, each vote and each change the
+ * agent made with {@code manage_memory} ({@link InsightEventLedger}). Like the distiller it reads the whole log at every start without a consumer group (a vote
  * needs the injection of its turn, which may be far back), and skips what the insight sets show as counted already
  * ({@link InsightSet#counted}); the keeper skips it too, so a command sent twice around a restart counts once.
  */
-final class UsageCounter implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(UsageCounter.class);
+final class InsightEventForwarder implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(InsightEventForwarder.class);
 
     private final KafkaSettings kafka;
     private final CompactedTopicView<InsightSet> insights;
     private final KafkaProducer<String, byte[]> producer;
-    private final UsageLedger ledger = new UsageLedger();
+    private final InsightEventLedger ledger = new InsightEventLedger();
     private final ServiceLoop loop;
 
-    UsageCounter(KafkaSettings kafka) {
+    InsightEventForwarder(KafkaSettings kafka) {
         this.kafka = kafka;
         this.insights = new CompactedTopicView<>(kafka, Topics.USER_INSIGHTS.name(), "memory-usage-insights",
                 bytes -> EventCodec.decodeValue(bytes, InsightSet.class));
@@ -69,7 +69,7 @@ final class UsageCounter implements AutoCloseable {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException ex) {
             // The loop restarts and reads the log again; the event is still uncounted then.
-            throw new IllegalStateException("could not send the use or vote at " + e.sessionId() + "@" + e.seq(), ex);
+            throw new IllegalStateException("could not send the insight command for " + e.sessionId() + "@" + e.seq(), ex);
         }
     }
 

@@ -1,0 +1,37 @@
+package dev.agentbus.events.insights;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * What the agent's {@code manage_memory} call does to the user's insights. {@code list} only reads, so it is never
+ * recorded as a change ({@code memory.managed.v1} carries the other three).
+ */
+public enum MemoryAction {
+    LIST, ADD, UPDATE, DELETE;
+
+    @JsonValue
+    public String wireName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    public static Optional<MemoryAction> parse(String name) {
+        if (name == null) {
+            return Optional.empty();
+        }
+        for (MemoryAction a : values()) {
+            if (a.wireName().equals(name.strip().toLowerCase(Locale.ROOT))) {
+                return Optional.of(a);
+            }
+        }
+        return Optional.empty();
+    }
+
+    @JsonCreator
+    static MemoryAction fromJson(String name) {
+        return parse(name).orElseThrow(() -> new IllegalArgumentException("unknown memory action '" + name + "'"));
+    }
+}
