@@ -131,7 +131,7 @@ class ApprovalsTest {
 
             // The whole rule, with a held call and a wait besides, is in SteeringTest.
             assertThat(d.events().getFirst()).isEqualTo(new ApprovalDecided("c1", ApprovalDecision.DENIED,
-                    SessionDecider.WOKEN_NOTE, DeciderFixture.USER));
+                    TurnInterruptions.WOKEN_NOTE, DeciderFixture.USER));
             assertThat(d.state().pendingApprovals()).isEmpty();
             assertThat(d.state().status()).isEqualTo(SessionStatus.RUNNING);
         }

@@ -221,7 +221,7 @@ class PlanFirstTest {
         Decision d = planAwaiting(PermissionMode.AUTO).when(new PostUserMessage("actually, just explain the bug"));
 
         assertThat(d.events().getFirst()).isEqualTo(new ApprovalDecided("c1", ApprovalDecision.DENIED,
-                SessionDecider.WOKEN_NOTE, "alice"));
+                TurnInterruptions.WOKEN_NOTE, "alice"));
         assertThat(d.state().planning().plan().status()).isEqualTo(PlanStatus.REJECTED);
         assertThat(d.events()).contains(new UserMessagePosted("actually, just explain the bug"));
         assertThat(d.state().status()).isEqualTo(SessionStatus.RUNNING);
