@@ -144,11 +144,42 @@ class ChatTmuxIT extends OnStandaloneStack {
         assertThat(model.requestCount()).isEqualTo(7);
     }
 
-    /**
-     * sh command line: the CLI with this JVM's class path, pointed at the stack, then its exit code. The class path
-     * goes in a java argument file: written out, it is longer than a tmux command may be.
-     */
+    @Test
+    void chat_ended_by_sigterm_at_its_prompt_gives_the_terminal_back_in_its_normal_mode() throws Exception {
+        Path home = Files.createDirectories(dataDir.resolve("tmux-sigterm"));
+        // After chat: the terminal's line discipline as stty reports it, one flag a line.
+        String after = "; echo \"[chat exited $?]\"; stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo"
+                + " -e -echo | sed 's/^/flag:/'; sleep 600";
+        try (Tmux tmux = new Tmux().start(chatCommand(home, after), 160, 50)) {
+            // Only that the line editor reads: what else the pane shows is not this test's business.
+            tmux.await("the prompt", screen -> screen.contains(PROMPT));
+            tmux.type("half a line");
+            tmux.await("the typed text", screen -> screen.contains("half a line"));
+            // The line editor holds the terminal in raw mode while it reads; a SIGTERM (what `kill` and a closing
+            // window manager send) must not leave it that way for the shell that gets the terminal back.
+            ProcessHandle chat = ProcessHandle.allProcesses()
+                    .filter(p -> p.info().command().orElse("").endsWith("java")) // not the sh around it
+                    .filter(p -> p.info().commandLine().orElse("").contains(home.resolve("cli.args").toString()))
+                    .findFirst().orElseThrow(() -> new AssertionError("the chat process is not found"));
+            assertThat(chat.destroy()).as("SIGTERM sent").isTrue();
+            String screen = tmux.await("stty's report", s -> s.contains("flag:") && s.lines()
+                    .filter(l -> l.startsWith("flag:")).count() == 2);
+            assertThat(screen.lines().filter(l -> l.startsWith("flag:")))
+                    .as("canonical mode and echo are back on; the pane:%n%s", screen)
+                    .containsExactlyInAnyOrder("flag:icanon", "flag:echo");
+        }
+    }
+
     private static String chatCommand(Path home) throws java.io.IOException {
+        return chatCommand(home, "; echo \"[chat exited $?]\"; sleep 600");
+    }
+
+    /**
+     * sh command line: the CLI with this JVM's class path, pointed at the stack, then {@code after} (which sees its
+     * exit code as {@code $?}). The class path goes in a java argument file: written out, it is longer than a tmux
+     * command may be.
+     */
+    private static String chatCommand(Path home, String after) throws java.io.IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
         Files.createDirectories(home);
         Path classPath = home.resolve("cli.args");
@@ -157,7 +188,6 @@ class ChatTmuxIT extends OnStandaloneStack {
                 "AGENTBUS_URL=" + stack.stack.gatewayUrl(), "AGENTBUS_TOKEN=" + StandaloneStack.TOKEN,
                 "AGENTBUS_DATA_DIR=" + home, "NO_COLOR=1", "TERM=xterm-256color",
                 java, "@" + classPath, AgentbusCli.class.getName(), "chat"));
-        return words.stream().map(Tmux::quote).collect(Collectors.joining(" "))
-                + "; echo \"[chat exited $?]\"; sleep 600";
+        return words.stream().map(Tmux::quote).collect(Collectors.joining(" ")) + after;
     }
 }

@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Optional;
 
 /**
  * Chat's prompt on a terminal, with JLine's line editor: history with the arrow keys (kept in a file, so it outlives
@@ -52,9 +53,11 @@ final class TerminalInput implements ChatInput {
         this.terminal = terminal;
         this.reader = reader;
         // The settings from before any read: a SIGTERM while readLine holds the terminal raw would otherwise leave
-        // the shell that gets it back without echo and line editing (ChatTmuxIT kills chat at its prompt).
+        // the shell that gets it back without echo and line editing (ChatTmuxIT kills chat at its prompt). Put back
+        // with stty, not through JLine, whose own shutdown hook may be closing the terminal at the same moment.
+        Optional<SavedTerminalSettings> saved = SavedTerminalSettings.save();
         Attributes cooked = terminal.getAttributes();
-        Runnable restore = () -> terminal.setAttributes(cooked);
+        Runnable restore = saved.<Runnable>map(s -> s::restore).orElse(() -> terminal.setAttributes(cooked));
         this.restoreOnExit = new Thread(restore, "agentbus-terminal-restore");
         Runtime.getRuntime().addShutdownHook(restoreOnExit);
         this.restoreBeforeHalt = BeforeHalt.add(restore);
@@ -140,15 +143,49 @@ final class TerminalInput implements ChatInput {
             interruptPending = false;
             return new Read.Interrupted("");
         }
+        leaveTheTerminalAloneIfEnding();
         reading = true;
         try {
             return new Read.Line(ChatLineParser.message(reader.readLine(prompt)));
         } catch (UserInterruptException e) {
             return new Read.Interrupted(e.getPartialLine());
-        } catch (EndOfFileException e) {
+        } catch (EndOfFileException | java.io.IOError e) {
+            // (IOError: the terminal was closed under the reader, by JLine's own shutdown hook among others.)
+            leaveTheTerminalAloneIfEnding();
             return new Read.End();
         } finally {
             reading = false;
+        }
+    }
+
+    /**
+     * Once the JVM is ending (SIGTERM, or the interrupt hook's halt), the reader must not read again: each readLine
+     * puts the terminal in raw mode, and JLine's shutdown hook, which closes the terminal, wakes the reader, so chat
+     * would go round its loop putting the terminal back into raw mode while the hooks restore it, and whichever
+     * came last before the halt would win. So the reading thread stays here until the process is gone.
+     */
+    private static void leaveTheTerminalAloneIfEnding() {
+        if (!BeforeHalt.isHalting() && !jvmShuttingDown()) {
+            return;
+        }
+        while (true) {
+            try {
+                Thread.sleep(Long.MAX_VALUE);
+            } catch (InterruptedException e) {
+                // still ending
+            }
+        }
+    }
+
+    /** The one way to ask the JVM whether its shutdown has begun: it refuses new hooks from then on. */
+    private static boolean jvmShuttingDown() {
+        Thread probe = new Thread(() -> { });
+        try {
+            Runtime.getRuntime().addShutdownHook(probe);
+            Runtime.getRuntime().removeShutdownHook(probe);
+            return false;
+        } catch (IllegalStateException shuttingDown) {
+            return true;
         }
     }
 
