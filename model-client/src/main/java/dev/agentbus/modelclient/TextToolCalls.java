@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -33,6 +35,7 @@ import java.util.regex.Pattern;
  * calls it found ({@code model_call.completed.v1}), so a replay reads them from the log and never parses again.
  */
 final class TextToolCalls {
+    private static final Logger LOG = LoggerFactory.getLogger(TextToolCalls.class);
     /** Trailing text after a JSON value means the answer is not just a call. */
     private static final ObjectMapper JSON = new ObjectMapper()
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
@@ -59,6 +62,23 @@ final class TextToolCalls {
         for (ToolDefinition tool : offered) {
             tools.put(tool.name(), tool);
         }
+    }
+
+    /**
+     * A reply without native calls whose content holds calls written as text gets them as real calls, and keeps the
+     * rest of the text as its content; any other reply is returned as it is.
+     */
+    static ModelReply withTextToolCalls(ModelReply reply, List<ToolDefinition> tools) {
+        if (reply.hasToolCalls() || tools.isEmpty()) {
+            return reply;
+        }
+        return new TextToolCalls(tools).find(reply.content())
+                .map(found -> {
+                    LOG.debug("read {} tool call(s) written as text in the answer", found.calls().size());
+                    return new ModelReply(reply.model(), found.content(), reply.reasoning(), found.calls(),
+                            reply.usage(), reply.finishReason());
+                })
+                .orElse(reply);
     }
 
     /** The calls written in {@code content}; empty when it holds none that this request's tools can answer. */

@@ -144,7 +144,7 @@ class TextToolCallsTest {
         ModelReply nativeCall = new ModelReply("m", "<tool_call>{\"name\": \"shell\", \"arguments\": {}}</tool_call>",
                 "", List.of(new ToolCall("c1", "read", "{}")), TokenCounts.ZERO, "tool_calls");
 
-        assertThat(ModelClient.withTextToolCalls(nativeCall, TOOLS)).isSameAs(nativeCall);
+        assertThat(TextToolCalls.withTextToolCalls(nativeCall, TOOLS)).isSameAs(nativeCall);
     }
 
     @Test
@@ -152,7 +152,7 @@ class TextToolCallsTest {
         ModelReply text = new ModelReply("m", "<tool_call>{\"name\": \"shell\", \"arguments\": {\"command\": "
                 + "\"ls\"}}</tool_call>", "I should list the files", List.of(), TokenCounts.ZERO, "stop");
 
-        ModelReply read = ModelClient.withTextToolCalls(text, TOOLS);
+        ModelReply read = TextToolCalls.withTextToolCalls(text, TOOLS);
 
         assertThat(read.hasToolCalls()).isTrue();
         assertThat(read.content()).isEmpty();
