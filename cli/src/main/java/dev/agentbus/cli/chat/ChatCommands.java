@@ -130,7 +130,7 @@ final class ChatCommands {
     }
 
     private void sessions() {
-        List<SessionListEntry> sessions = SessionTable.parse(gateway.listSessions());
+        List<SessionListEntry> sessions = SessionTable.parse(gateway.sessions().list());
         if (sessions.isEmpty()) {
             printer.println("no sessions yet; type a message to start one");
             return;
@@ -206,7 +206,7 @@ final class ChatCommands {
             printer.println(noSessionYet());
             return;
         }
-        gateway.cancel(session);
+        gateway.turns().cancel(session);
         printer.println("cancel requested for session " + session);
     }
 
@@ -229,7 +229,7 @@ final class ChatCommands {
         if (title.isEmpty()) {
             throw new Refused();
         }
-        gateway.rename(requireSession(), title);
+        gateway.sessions().rename(requireSession(), title);
         printer.println("renamed to " + title);
     }
 
@@ -253,7 +253,7 @@ final class ChatCommands {
             throw new Refused("usage: /mode [auto|normal|manual] (" + argument + " is not a mode)");
         }
         if (conversation.session() != null) {
-            gateway.setPermissionMode(conversation.session(), mode);
+            gateway.turns().setPermissionMode(conversation.session(), mode);
         }
         conversation.mode(mode);
         printer.println("permission mode: " + mode + (conversation.session() != null
@@ -277,7 +277,7 @@ final class ChatCommands {
         String session = requireSession();
         SessionDetails state = state();
         PendingApproval target = waiting(state, callId);
-        gateway.decideApproval(session, target.callId(), always ? "always" : "approve", null);
+        gateway.turns().decideApproval(session, target.callId(), always ? "always" : "approve", null);
         return followAfterDecision(state, target);
     }
 
@@ -293,7 +293,7 @@ final class ChatCommands {
             note = argument.substring(argument.indexOf(callId) + callId.length()).strip();
         }
         PendingApproval target = waiting(state, callId);
-        gateway.decideApproval(session, target.callId(), "deny", note.isEmpty() ? null : note);
+        gateway.turns().decideApproval(session, target.callId(), "deny", note.isEmpty() ? null : note);
         return followAfterDecision(state, target);
     }
 
@@ -327,7 +327,7 @@ final class ChatCommands {
         if (text.isEmpty()) {
             throw new Refused("usage: /whisper TEXT (a note the agent reads at its next model call)");
         }
-        gateway.whisper(requireSession(), text);
+        gateway.turns().whisper(requireSession(), text);
         printer.println(printer.dim("whispered; the agent reads it at its next model call"));
     }
 
@@ -358,7 +358,7 @@ final class ChatCommands {
 
     private void showPlanning() {
         String session = requireSession();
-        PlanningView p = gateway.planning(session);
+        PlanningView p = gateway.sessions().planning(session);
         PlanningSection section = new PlanningSection(printer);
         if (p.plan() == null && (p.todos() == null || p.todos().isEmpty()) && p.taskState() == null) {
             printer.println("no plan, todos or task state yet" + (p.planFirst()
@@ -374,7 +374,7 @@ final class ChatCommands {
     }
 
     private void todos() {
-        PlanningView p = gateway.planning(requireSession());
+        PlanningView p = gateway.sessions().planning(requireSession());
         if (p.todos() == null || p.todos().isEmpty()) {
             printer.println("no todos yet");
             return;
@@ -393,7 +393,7 @@ final class ChatCommands {
             throw new Refused("no plan waits for your approval in session " + session
                     + (plan == null ? "" : " (plan #" + plan.number() + " is " + plan.status() + ")"));
         }
-        gateway.decidePlan(session, decision, note);
+        gateway.turns().decidePlan(session, decision, note);
         return followAfterDecision(state, target);
     }
 
@@ -403,7 +403,7 @@ final class ChatCommands {
         String[] parts = argument.split("\\s+", 2);
         switch (parts[0].toLowerCase(Locale.ROOT)) {
             case "" -> {
-                Memory doc = gateway.memory();
+                Memory doc = gateway.memory().get();
                 String content = doc.content();
                 if (Text.isBlank(content)) {
                     printer.println("memory is empty (set it with /memory set TEXT)");
@@ -416,11 +416,11 @@ final class ChatCommands {
                 if (parts.length < 2 || parts[1].isBlank()) {
                     throw new Refused("usage: /memory set TEXT (to empty it: /memory reset)");
                 }
-                Memory doc = gateway.setMemory(parts[1].strip());
+                Memory doc = gateway.memory().set(parts[1].strip());
                 printer.println("memory updated; it applies from the next turn (" + memoryVersion(doc) + ")");
             }
             case "reset" -> {
-                Memory doc = gateway.resetMemory();
+                Memory doc = gateway.memory().reset();
                 printer.println("memory reset (" + memoryVersion(doc) + ")");
             }
             default -> throw new Refused("usage: /memory, /memory set TEXT, or /memory reset");
@@ -435,7 +435,7 @@ final class ChatCommands {
     // ---- helpers ----------------------------------------------------------------------------------------------
 
     private SessionDetails state() {
-        return SessionView.parse(gateway.session(requireSession()));
+        return SessionView.parse(gateway.sessions().details(requireSession()));
     }
 
     private String requireSession() {
