@@ -67,7 +67,8 @@ class SandboxRuntime {
                 worker.bwrap(), worker.dockerHost(), worker.image(),
                 new SandboxConfig.Limits(worker.pidsLimit(), worker.memoryMb() * 1024 * 1024, worker.cpus()),
                 worker.network(), Duration.ofSeconds(worker.idleTimeoutSeconds()), worker.poolSize(),
-                workspaces.root().resolve(".pool"), worker.outputCapBytes(), kafka.instanceId(),
+                workspaces.root().resolve(".pool"), worker.outputCapBytes(),
+                SandboxConfig.workerIdFor(kafka.instanceId(), workspaces.root()),
                 SandboxConfig.Scope.parse(worker.scope()));
         this.pods = sandboxConfig.backend() != SandboxConfig.Backend.KUBERNETES ? null
                 : new PodSandboxConfig(PodSandboxConfig.namespaceOrOwn(worker.kubernetesNamespace(),
