@@ -109,6 +109,7 @@ final class ApprovalLines {
     void decided(ApprovalDecided decided) {
         pending.remove(decided.callId());
         if (!quiet) {
+            text.endStreaming();
             String tool = toolNames.getOrDefault(decided.callId(), decided.callId());
             String line = switch (decided.decision()) {
                 case APPROVED -> printer.green("✓ approved: " + tool);

@@ -4,7 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentbus.cli.Printer;
 import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
 
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -14,7 +18,9 @@ import java.util.Set;
  * <p>Deltas are ephemeral and may be missing (the stream opened late, the model server does not stream) or arrive
  * after the event that completes them (they travel on a different topic). So the durable event is the truth and
  * deltas are a preview: a model call whose content was not streamed is printed from model_call.completed, late
- * deltas for a completed call are dropped. Every other line of the turn first ends a streamed line here
+ * deltas for a completed call are dropped. Early ones are held: a delta of a call whose model_call.started has not
+ * been shown yet waits for it, so the events before the call (an approval decided, a tool's result) are printed
+ * before its words and never in the middle of them. Every other line of the turn first ends a streamed line here
  * ({@link #endStreaming()}), so a tool call never starts in the middle of a sentence.
  */
 final class StreamedText {
@@ -29,6 +35,9 @@ final class StreamedText {
     private final Set<String> streamedTokens = new HashSet<>();
     private final Set<String> streamedReasoning = new HashSet<>();
     private final Set<String> completedRequests = new HashSet<>();
+    private final Set<String> startedRequests = new HashSet<>();
+    /** Deltas that came before their call's model_call.started, in order, by request id. */
+    private final Map<String, List<JsonNode>> early = new LinkedHashMap<>();
     private final StringBuilder printedContent = new StringBuilder();
     private String lastContent;
     private Mode mode = Mode.NONE;
@@ -44,6 +53,10 @@ final class StreamedText {
         String ref = Text.text(delta, "ref");
         String text = Text.text(delta, "text");
         if (quiet || text == null || text.isEmpty() || (ref != null && completedRequests.contains(ref))) {
+            return;
+        }
+        if (ref != null && !startedRequests.contains(ref)) {
+            early.computeIfAbsent(ref, r -> new ArrayList<>()).add(delta);
             return;
         }
         switch (String.valueOf(Text.text(delta, "kind"))) {
@@ -69,9 +82,20 @@ final class StreamedText {
         }
     }
 
+    /** The call is shown as started: its words may be printed now, the ones that came early first. */
+    void modelCallStarted(String requestId) {
+        startedRequests.add(requestId);
+        List<JsonNode> waiting = early.remove(requestId);
+        if (waiting != null) {
+            waiting.forEach(this::delta);
+        }
+    }
+
     void modelCallCompleted(ModelCallCompleted completed) {
         String ref = completed.requestId();
         completedRequests.add(ref);
+        // Never started here (the stream joined late): its content is printed whole below.
+        early.remove(ref);
         if (!Text.isBlank(completed.content())) {
             lastContent = completed.content();
         }

@@ -138,9 +138,8 @@ public final class TurnRenderer implements SessionStream.Listener {
             case SessionEvent.MemoryManaged managed -> {
                 // the manage_memory call's result says what changed
             }
-            case ModelCallStarted started -> {
-                // tokens (or the completed call) will show what it did
-            }
+            // tokens (or the completed call) will show what it did; from now on its tokens may be printed
+            case ModelCallStarted started -> text.modelCallStarted(started.requestId());
             case ModelCallCompleted completed -> {
                 if (turnStarted) {
                     end.add(completed.usage());
