@@ -1,5 +1,7 @@
 package dev.agentbus.sandbox.mcp;
 
+import dev.agentbus.events.mcp.McpServerConfig;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentbus.events.Json;
 import dev.agentbus.events.mcp.McpServerView;
@@ -167,7 +169,7 @@ class McpSessionsIT {
         McpSessions s = sessions("");
         Files.writeString(workspace.resolve(".mcp.json"), """
                 {"mcpServers": {"mine": {"command": "%s"}}}""".formatted(npm.everything()));
-        assertThat(s.configured(workspace)).isTrue();
+        assertThat(s.configured("u", workspace)).isTrue();
         McpServerView mine = s.start("u1", "s1", workspace, "c").getFirst();
         assertThat(mine.live()).as(mine.error()).isTrue();
         assertThat(mine.source()).isEqualTo("workspace");
