@@ -101,6 +101,9 @@ class IsolationIT {
         aliceKeyId = created.get("id").asText();
         aliceKey = created.get("key").asText();
         aliceLoginId = alice.get("/api/v1/me/logins").json().get(0).get("loginId").asText();
+        // Her own MCP servers, secrets and all: no answer to Bob may show them.
+        assertThat(alice.put("/api/v1/me/mcp-servers", Map.of("mcpServers", Map.of(MARKER, Map.of(
+                "command", "/opt/" + MARKER, "env", Map.of("TOKEN", MARKER + "-token"))))).status()).isEqualTo(200);
         aliceInboxId = alice.post("/api/v1/inbox", Map.of("text", MARKER + " task", "at",
                 Instant.now().plus(Duration.ofDays(1)).toString())).json().get("id").asText();
 
@@ -315,6 +318,12 @@ class IsolationIT {
         p.put("PUT /api/v1/me/model", Probe.of(Expect.CALLERS_OWN, "PUT", "/api/v1/me/model",
                 Map.of("baseUrl", "http://127.0.0.1:9/v1", "apiKey", "sk-bob")));
         p.put("DELETE /api/v1/me/model", Probe.of(Expect.CALLERS_OWN, "DELETE", "/api/v1/me/model", null));
+        p.put("GET /api/v1/me/mcp-servers", Probe.of(Expect.CALLERS_OWN, "GET", "/api/v1/me/mcp-servers", null));
+        p.put("PUT /api/v1/me/mcp-servers", Probe.of(Expect.CALLERS_OWN, "PUT", "/api/v1/me/mcp-servers",
+                Map.of("mcpServers", Map.of("bobs", Map.of("url", "http://127.0.0.1:9/mcp",
+                        "headers", Map.of("Authorization", "Bearer bob-secret"))))));
+        p.put("DELETE /api/v1/me/mcp-servers", Probe.of(Expect.CALLERS_OWN, "DELETE", "/api/v1/me/mcp-servers",
+                null));
         // Admins only.
         p.put("GET /api/v1/admin/users", Probe.of(Expect.ADMIN_ONLY, "GET", "/api/v1/admin/users", null));
         p.put("POST /api/v1/admin/rebuild-memory", Probe.of(Expect.ADMIN_ONLY, "POST", "/api/v1/admin/rebuild-memory",

@@ -235,14 +235,14 @@ final class ToolRunner implements Handler<EventEnvelope>, AutoCloseable {
      * listed at all, so its log stays as it was before MCP existed.
      */
     private void startMcpServers(EventEnvelope envelope) {
-        if (!mcp.hasTeamServers() && !java.nio.file.Files.isDirectory(
+        if (!mcp.hasServersBeyondWorkspace(envelope.userId()) && !java.nio.file.Files.isDirectory(
                 workspaces.root().resolve(envelope.userId()).resolve(envelope.sessionId()))) {
-            return; // no servers of the team, and no workspace (so no .mcp.json) yet: nothing to start, nothing created
+            return; // no servers of the team or the user, no workspace (so no .mcp.json) yet: nothing to start
         }
         Thread.ofVirtual().name("mcp-start-" + envelope.sessionId()).start(() -> {
             try {
                 java.nio.file.Path workspace = workspaces.forSession(envelope.userId(), envelope.sessionId());
-                if (mcp.configured(workspace)) {
+                if (mcp.configured(envelope.userId(), workspace)) {
                     mcp.start(envelope.userId(), envelope.sessionId(), workspace, envelope.id());
                     wake();
                 }
