@@ -214,7 +214,7 @@ class ApprovalsIT {
                     service.start();
                 }
                 GatewayClient gw = new GatewayClient("http://127.0.0.1:" + port, "approvals-token");
-                awaitHealthy(gw);
+                gw.awaitHealthy(Duration.ofSeconds(90));
                 own.replyToolCall("shell", "{\"command\":\"echo once >> once.txt\"}").replyText("Done once.");
 
                 String id = gw.createSession("crash while pending");
@@ -245,21 +245,6 @@ class ApprovalsIT {
                 }
             }
         }
-    }
-
-    private static void awaitHealthy(GatewayClient gw) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        while (System.nanoTime() < deadline) {
-            try {
-                if (gw.get("/health").status() == 200) {
-                    return;
-                }
-            } catch (AssertionError notYet) {
-                // not listening yet
-            }
-            Thread.sleep(250);
-        }
-        throw new AssertionError("the gateway did not become healthy");
     }
 
     private static String createInNormalMode(GatewayClient gw, String title) {

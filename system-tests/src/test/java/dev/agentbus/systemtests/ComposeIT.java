@@ -6,6 +6,7 @@ import dev.agentbus.events.session.SessionEvent.ToolCallRequested;
 import dev.agentbus.events.session.SessionEvent.ToolCallStarted;
 import dev.agentbus.events.session.SessionEvent.TurnEnded;
 import dev.agentbus.events.session.TurnOutcome;
+import dev.agentbus.testkit.Poll;
 import dev.agentbus.testkit.model.ScriptedModelServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;

@@ -8,6 +8,7 @@ import dev.agentbus.events.session.SessionEvent.SystemPromptChanged;
 import dev.agentbus.events.session.SessionEvent.TurnEnded;
 import dev.agentbus.events.state.SessionFold;
 import dev.agentbus.events.state.SessionState;
+import dev.agentbus.testkit.Poll;
 import dev.agentbus.testkit.model.ScriptedModelServer;
 import dev.agentbus.testkit.model.ScriptedReply;
 import dev.agentbus.testkit.model.ScriptedUsage;

@@ -2,6 +2,7 @@ package dev.agentbus.systemtests;
 
 import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.session.SessionEvent.TurnEnded;
+import dev.agentbus.testkit.Poll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 

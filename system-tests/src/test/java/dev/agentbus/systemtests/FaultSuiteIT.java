@@ -87,7 +87,7 @@ class FaultSuiteIT {
             p.start();
         }
         gateway = new GatewayClient("http://127.0.0.1:" + port, TOKEN);
-        awaitHealthy(Duration.ofSeconds(90));
+        gateway.awaitHealthy(Duration.ofSeconds(90));
     }
 
     @BeforeEach
@@ -106,7 +106,7 @@ class FaultSuiteIT {
             }
         }
         if (restarted) {
-            awaitHealthy(Duration.ofSeconds(90));
+            gateway.awaitHealthy(Duration.ofSeconds(90));
         }
     }
 
@@ -282,7 +282,7 @@ class FaultSuiteIT {
 
             gatewayProcess.kill9();
             gatewayProcess.start();
-            awaitHealthy(Duration.ofSeconds(90));
+            gateway.awaitHealthy(Duration.ofSeconds(90));
 
             List<EventEnvelope> log = assertSessionSurvived(id, client, 2);
             assertThat(client.connections()).as("the client reconnected").isGreaterThan(connectionsBefore);
@@ -395,18 +395,4 @@ class FaultSuiteIT {
         }
     }
 
-    private static void awaitHealthy(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            try {
-                if (gateway.get("/health").status() == 200) {
-                    return;
-                }
-            } catch (AssertionError notYet) {
-                // not listening yet
-            }
-            Thread.sleep(250);
-        }
-        throw new AssertionError("the gateway did not become healthy within " + timeout);
-    }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentbus.events.Json;
 import dev.agentbus.events.codec.EventCodec;
 import dev.agentbus.events.session.EventEnvelope;
+import dev.agentbus.testkit.Poll;
 
 import java.io.IOException;
 import java.net.URI;
@@ -45,6 +46,17 @@ final class GatewayClient {
 
     Response get(String path) {
         return send(request(path).GET().build());
+    }
+
+    /** Waits until the gateway answers {@code /health} with 200 (it listens, and Kafka answers it). */
+    void awaitHealthy(Duration timeout) throws InterruptedException {
+        Poll.until("the gateway to be healthy", timeout, () -> {
+            try {
+                return get("/health").status() == 200;
+            } catch (AssertionError notListeningYet) {
+                return false;
+            }
+        });
     }
 
     Response post(String path, String json) {

@@ -8,6 +8,7 @@ import dev.agentbus.events.session.SessionEvent.SessionCreated;
 import dev.agentbus.events.session.SessionEvent.TurnEnded;
 import dev.agentbus.events.session.SessionEvent.UserMessagePosted;
 import dev.agentbus.events.session.TurnOutcome;
+import dev.agentbus.testkit.Poll;
 import dev.agentbus.testkit.model.ScriptedModelServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

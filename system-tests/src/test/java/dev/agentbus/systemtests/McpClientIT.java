@@ -7,6 +7,7 @@ import dev.agentbus.events.session.SessionEvent.ToolCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ToolCallStarted;
 import dev.agentbus.events.session.SessionEvent.TurnEnded;
 import dev.agentbus.events.session.TurnOutcome;
+import dev.agentbus.testkit.Poll;
 import dev.agentbus.testkit.mcp.NpmMcpServers;
 import dev.agentbus.testkit.model.ScriptedModelServer;
 import org.junit.jupiter.api.AfterAll;

@@ -7,6 +7,7 @@ import dev.agentbus.events.session.SessionEvent.MemoryManaged;
 import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ToolCallCompleted;
 import dev.agentbus.events.session.SessionEvent.TurnEnded;
+import dev.agentbus.testkit.Poll;
 import dev.agentbus.testkit.model.ScriptedModelServer;
 import dev.agentbus.testkit.model.ScriptedToolCall;
 import org.junit.jupiter.api.AfterAll;

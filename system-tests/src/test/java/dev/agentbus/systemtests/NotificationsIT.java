@@ -10,6 +10,7 @@ import dev.agentbus.events.session.SessionEvent.ToolCallCompleted;
 import dev.agentbus.events.session.SessionEvent.TurnEnded;
 import dev.agentbus.events.session.TurnOutcome;
 import dev.agentbus.events.session.Urgency;
+import dev.agentbus.testkit.Poll;
 import dev.agentbus.testkit.model.ScriptedModelServer;
 import dev.agentbus.testkit.websocket.SocketClient;
 import org.junit.jupiter.api.AfterAll;

@@ -14,6 +14,7 @@ import dev.agentbus.events.session.SessionEvent.ToolCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ToolCallRequested;
 import dev.agentbus.events.session.SessionEvent.TurnEnded;
 import dev.agentbus.events.session.TurnOutcome;
+import dev.agentbus.testkit.Poll;
 import dev.agentbus.testkit.model.ScriptedToolCall;
 import org.junit.jupiter.api.Test;
 

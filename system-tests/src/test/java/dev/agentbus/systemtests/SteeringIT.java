@@ -15,6 +15,7 @@ import dev.agentbus.events.session.SessionEvent.WaitScheduled;
 import dev.agentbus.events.session.SessionEvent.WhisperDelivered;
 import dev.agentbus.events.session.SessionEvent.WhisperQueued;
 import dev.agentbus.events.session.TurnOutcome;
+import dev.agentbus.testkit.Poll;
 import dev.agentbus.testkit.model.ScriptedReply;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

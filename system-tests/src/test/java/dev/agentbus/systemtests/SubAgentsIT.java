@@ -9,6 +9,7 @@ import dev.agentbus.events.session.SessionEvent.SubAgentStarted;
 import dev.agentbus.events.session.SessionEvent.ToolCallCompleted;
 import dev.agentbus.events.session.SessionEvent.TurnEnded;
 import dev.agentbus.events.session.TurnOutcome;
+import dev.agentbus.testkit.Poll;
 import dev.agentbus.testkit.model.ScriptedReply;
 import dev.agentbus.testkit.model.ScriptedToolCall;
 import org.junit.jupiter.api.Test;

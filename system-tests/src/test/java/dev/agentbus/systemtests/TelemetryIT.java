@@ -10,6 +10,7 @@ import dev.agentbus.memory.MemoryServiceApplication;
 import dev.agentbus.orchestrator.OrchestratorApplication;
 import dev.agentbus.sandbox.SandboxWorkerApplication;
 import dev.agentbus.scheduler.SchedulerApplication;
+import dev.agentbus.testkit.Poll;
 import dev.agentbus.testkit.model.ScriptedModelServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

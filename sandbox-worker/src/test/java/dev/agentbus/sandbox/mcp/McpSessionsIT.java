@@ -1,12 +1,12 @@
 package dev.agentbus.sandbox.mcp;
 
-import dev.agentbus.events.mcp.McpServerConfig;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentbus.events.Json;
+import dev.agentbus.events.mcp.McpServerConfig;
 import dev.agentbus.events.mcp.McpServerView;
 import dev.agentbus.events.mcp.McpToolView;
 import dev.agentbus.sandbox.tools.ToolOutcome;
+import dev.agentbus.testkit.Poll;
 import dev.agentbus.testkit.mcp.NpmMcpServers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -199,16 +199,13 @@ class McpSessionsIT {
     }
 
     private static void awaitPort(int port) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() < deadline) {
+        Poll.until("the HTTP MCP server to open port " + port, Duration.ofSeconds(30), () -> {
             try (Socket ignored = new Socket("127.0.0.1", port)) {
-                return;
+                return true;
             } catch (IOException e) {
-                Thread.sleep(20); // polls the condition; the listing comes from another thread
-                Thread.sleep(50); // polling a port until it opens; the condition decides, not the sleep
+                return false;
             }
-        }
-        throw new AssertionError("the HTTP MCP server did not open port " + port);
+        });
     }
 
     @Test
@@ -245,11 +242,11 @@ class McpSessionsIT {
         byUser.put("ada", List.of());
         sessions.userChanged("ada");
         List<McpSessions.Listing> relisted = new ArrayList<>();
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (relisted.isEmpty() && System.nanoTime() < deadline) {
+        // The listing comes from another thread.
+        Poll.until("ada's session to be listed again", Duration.ofSeconds(30), () -> {
             relisted.addAll(sessions.takeListings());
-            Thread.sleep(20); // polls the condition; the listing comes from another thread
-        }
+            return !relisted.isEmpty();
+        });
         assertThat(relisted).as("ada's session listed again").singleElement().satisfies(l -> {
             assertThat(l.sessionId()).isEqualTo("s-ada");
             assertThat(l.causationId()).isEqualTo("cause-1");

@@ -1,4 +1,4 @@
-package dev.agentbus.systemtests;
+package dev.agentbus.testkit;
 
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
@@ -6,15 +6,16 @@ import java.util.function.BooleanSupplier;
 /**
  * Waits for a condition the test cannot be told about (a file the sandbox writes, a read model catching up): it
  * looks again every {@link #EVERY} until the condition holds, and fails naming what it waited for once the time is
- * up. The one polling loop of the system tests, so none of them sleeps a fixed time instead.
+ * up. The one polling loop of the tests (in the testkit, so every module's ITs share it), so none of them sleeps a
+ * fixed time instead.
  */
-final class Poll {
-    static final Duration EVERY = Duration.ofMillis(20);
+public final class Poll {
+    public static final Duration EVERY = Duration.ofMillis(20);
 
     private Poll() {
     }
 
-    static void until(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
+    public static void until(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() - deadline > 0) {
