@@ -13,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class CallReportsTest {
 
     @Test
-    void aFinishedCallsResultCarriesItsOutcomeTimeAndCheckpoint() {
+    void a_finished_calls_result_carries_its_outcome_time_and_checkpoint() {
         // given a call that ran and changed a file
         TakenCall call = CallQueueTest.call("s1", "c1", 0);
         ToolOutcome outcome = new ToolOutcome(true, "done", null, "--- a\n+++ b\n", true);
@@ -28,7 +28,7 @@ class CallReportsTest {
     }
 
     @Test
-    void aCallGivenUpIsReportedNotRun() {
+    void a_call_given_up_is_reported_not_run() {
         // given a call given up before it started (its partition moved away)
         FinishedCall givenUp = FinishedCall.notRun(CallQueueTest.call("s1", "c2", 0));
 
@@ -43,7 +43,7 @@ class CallReportsTest {
     }
 
     @Test
-    void aCancelledCallFailsButKeepsWhatItPrintedAndChanged() {
+    void a_cancelled_call_fails_but_keeps_what_it_printed_and_changed() {
         // given a command that printed something and changed a file before its turn was cancelled
         Path changed = Path.of("/workspace/a.txt");
         ToolOutcome ran = new ToolOutcome(true, "partial output", null, "a diff", true).changing(changed);
@@ -61,7 +61,7 @@ class CallReportsTest {
     }
 
     @Test
-    void aCallADeadWorkerLeftIsReportedInterruptedNotReRun() {
+    void a_call_a_dead_worker_left_is_reported_interrupted_not_run_again() {
         // when the result of a call started and never finished is built
         RecordToolResult result = CallReports.interruptedResult("c3");
 
