@@ -57,4 +57,20 @@ class SmallAnswersTest {
         assertThat(ApiJson.write(Memory.of(doc))).isEqualTo("{\"userId\":\"local\",\"content\":\"Prefers French.\","
                 + "\"version\":1,\"updatedAt\":\"2025-06-02T09:20:11.418207Z\",\"lastCommandId\":\"cmd-1\"}");
     }
+
+    @Test
+    void a_users_mcp_servers_leave_out_what_a_server_has_not_and_none_is_own_false_with_no_servers() {
+        var servers = new java.util.LinkedHashMap<String, dev.agentbus.api.accounts.McpServers.Server>();
+        servers.put("files", new dev.agentbus.api.accounts.McpServers.Server("srv", java.util.List.of("/workspace"),
+                java.util.Map.of("K", "***"), null, java.util.Map.of()));
+        servers.put("search", new dev.agentbus.api.accounts.McpServers.Server(null, java.util.List.of(),
+                java.util.Map.of(), "https://mcp.example.com/mcp", java.util.Map.of("Authorization", "***")));
+        assertThat(ApiJson.write(new dev.agentbus.api.accounts.McpServers(true, servers, 2L,
+                Instant.parse("2026-11-26T03:30:00Z"))))
+                .isEqualTo("{\"own\":true,\"mcpServers\":{\"files\":{\"command\":\"srv\",\"args\":[\"/workspace\"],"
+                        + "\"env\":{\"K\":\"***\"}},\"search\":{\"url\":\"https://mcp.example.com/mcp\","
+                        + "\"headers\":{\"Authorization\":\"***\"}}},\"version\":2,\"updatedAt\":\"2026-11-26T03:30:00Z\"}");
+        assertThat(ApiJson.write(dev.agentbus.api.accounts.McpServers.none()))
+                .isEqualTo("{\"own\":false,\"mcpServers\":{}}");
+    }
 }

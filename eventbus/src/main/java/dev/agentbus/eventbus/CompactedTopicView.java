@@ -30,6 +30,9 @@ public final class CompactedTopicView<V> implements AutoCloseable {
     private final ServiceLoop loop;
     private final String topic;
     private final Function<byte[], V> decoder;
+    /** Told the key of every change, on the view's thread; must return quickly. */
+    private final java.util.List<java.util.function.Consumer<String>> listeners =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public CompactedTopicView(KafkaSettings kafka, String topic, String clientId, Function<byte[], V> decoder) {
         this.topic = topic;
@@ -41,6 +44,15 @@ public final class CompactedTopicView<V> implements AutoCloseable {
 
     public CompactedTopicView<V> start() {
         loop.start();
+        return this;
+    }
+
+    /**
+     * Tells {@code listener} the key of every change read from now on (a reader that acts on a change, not only
+     * looks values up). Called on the view's thread: it must hand long work to another.
+     */
+    public CompactedTopicView<V> onChange(java.util.function.Consumer<String> listener) {
+        listeners.add(listener);
         return this;
     }
 
@@ -123,6 +135,13 @@ public final class CompactedTopicView<V> implements AutoCloseable {
         }
         synchronized (changed) {
             changed.notifyAll();
+        }
+        for (java.util.function.Consumer<String> listener : listeners) {
+            try {
+                listener.accept(r.key());
+            } catch (RuntimeException e) {
+                LOG.warn("a listener of {} failed on a change: {}", topic, e.toString());
+            }
         }
     }
 

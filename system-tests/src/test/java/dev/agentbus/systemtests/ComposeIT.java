@@ -114,11 +114,15 @@ class ComposeIT {
                 Files.writeString(logs, compose(Duration.ofMinutes(1), "logs", "--no-color", "--tail", "300"));
                 compose(Duration.ofMinutes(3), "down", "-v", "--remove-orphans");
                 // The worker removes its sandboxes when it stops; a killed one would leave them behind.
-                String left = run(Duration.ofSeconds(30), List.of("docker", "ps", "-aq", "--filter",
-                        "label=dev.agentbus.sandbox.worker=" + PROJECT), Map.of()).strip();
+                // Its id is "<instance id>-<digest of its workspace root>" (SandboxConfig.workerIdFor).
+                List<String> left = run(Duration.ofSeconds(30), List.of("docker", "ps", "-a", "--filter",
+                        "label=dev.agentbus.sandbox.worker", "--format",
+                        "{{.ID}} {{.Label \"dev.agentbus.sandbox.worker\"}}"), Map.of()).lines()
+                        .map(line -> line.split(" ", 2)).filter(f -> f.length == 2 && f[1].startsWith(PROJECT + "-"))
+                        .map(f -> f[0]).toList();
                 if (!left.isEmpty()) {
                     List<String> rm = new ArrayList<>(List.of("docker", "rm", "-f"));
-                    rm.addAll(List.of(left.split("\\s+")));
+                    rm.addAll(left);
                     run(Duration.ofMinutes(1), rm, Map.of());
                 }
             }

@@ -122,6 +122,11 @@ class TeamsIT extends OnStandaloneStack {
 
     /** An invite from the admin, a registration, a login and an API key made with the login's CSRF token. */
     static String newUserKey(String username) throws Exception {
+        return newUserKey(stack, username);
+    }
+
+    /** The same on a stack of the caller's (one started with settings of its own). */
+    static String newUserKey(StandaloneStack stack, String username) throws Exception {
         String base = stack.stack.gatewayUrl();
         String code = stack.gateway.post("/api/v1/admin/invites", "{}").json().get("code").asText();
         String password = username + "-password-123";
@@ -145,6 +150,11 @@ class TeamsIT extends OnStandaloneStack {
     }
 
     static List<String> topicBytes(String topic) {
+        return topicBytesOn(stack, topic);
+    }
+
+    /** Every value of the topic on the caller's stack, as text. */
+    static List<String> topicBytesOn(StandaloneStack stack, String topic) {
         Map<String, Object> config = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.stack.bootstrapServers(),
                 ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
                 ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);

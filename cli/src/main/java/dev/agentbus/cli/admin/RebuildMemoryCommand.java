@@ -41,7 +41,7 @@ public final class RebuildMemoryCommand implements Callable<Integer> {
         Printer printer = cli.printer();
         GatewayClient gateway = cli.gateway();
 
-        JsonNode started = gateway.rebuildMemory(user);
+        JsonNode started = gateway.admin().rebuildMemory(user);
         String id = started.path("rebuildId").asText();
         printer.println("memory rebuild " + id + " asked for " + (user == null ? "every user" : "user " + user));
         if (waiting.noWait || user == null) {
@@ -50,7 +50,7 @@ public final class RebuildMemoryCommand implements Callable<Integer> {
         }
         long deadline = System.nanoTime() + Duration.ofSeconds(waiting.timeoutSeconds).toNanos();
         while (true) {
-            JsonNode done = gateway.memoryRebuildStatus(id).path("users").path(user);
+            JsonNode done = gateway.admin().memoryRebuildStatus(id).path("users").path(user);
             if (done.isNumber()) {
                 printer.println("done: the insights of " + user + " are now version " + done.asLong());
                 return ExitCodes.OK;

@@ -37,7 +37,7 @@ public final class RebuildProjectionsCommand implements Callable<Integer> {
         Printer printer = cli.printer();
         GatewayClient gateway = cli.gateway();
 
-        JsonNode started = gateway.rebuildProjections();
+        JsonNode started = gateway.admin().rebuildProjections();
         long run = started.path("run").asLong();
         printer.println(String.format(Locale.ROOT, "rebuild started (run %d): %,d offsets of the session log to read",
                 run, started.path("offsetsTotal").asLong()));
@@ -49,7 +49,7 @@ public final class RebuildProjectionsCommand implements Callable<Integer> {
         long deadline = System.nanoTime() + Duration.ofSeconds(waiting.timeoutSeconds).toNanos();
         double shown = -1;
         while (true) {
-            JsonNode status = gateway.projectionStatus();
+            JsonNode status = gateway.admin().projectionStatus();
             if (status.path("run").asLong() != run) {
                 printer.error("another rebuild (run " + status.path("run").asLong() + ") started meanwhile; "
                         + "it replaces this one");

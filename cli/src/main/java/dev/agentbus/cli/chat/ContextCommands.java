@@ -41,7 +41,7 @@ final class ContextCommands {
 
     /** {@code /soul}: what the session's system prompt is made of, and how full the model's window is. */
     void soul(String session) {
-        SessionDetails s = SessionView.parse(gateway.session(session));
+        SessionDetails s = SessionView.parse(gateway.sessions().details(session));
         Context c = s.context();
         if (c == null) {
             printer.println("the gateway sent no context for session " + session);
@@ -82,8 +82,8 @@ final class ContextCommands {
      * orchestrator's answer to this input: the summary, its failure, or its refusal.
      */
     void compact(String session) {
-        long before = SessionView.parse(gateway.session(session)).lastSeq();
-        String inputId = gateway.compact(session);
+        long before = SessionView.parse(gateway.sessions().details(session)).lastSeq();
+        String inputId = gateway.turns().compact(session);
         printer.println(printer.dim("compacting: the model summarises the older conversation…"));
         long deadline = System.nanoTime() + compactWait.toNanos();
         String requestId = null;
@@ -118,7 +118,7 @@ final class ContextCommands {
     }
 
     private List<EventEnvelope> after(String session, long seq) {
-        return gateway.log(session).stream().map(ContextCommands::decode).flatMap(Optional::stream)
+        return gateway.sessions().log(session).stream().map(ContextCommands::decode).flatMap(Optional::stream)
                 .filter(e -> e.seq() > seq).toList();
     }
 

@@ -140,7 +140,7 @@ final class Conversation {
      * start with it. Prints why and returns null when none or several match.
      */
     SessionListEntry resolve(String idOrPrefix) {
-        List<SessionListEntry> sessions = SessionTable.parse(gateway.listSessions());
+        List<SessionListEntry> sessions = SessionTable.parse(gateway.sessions().list());
         List<SessionListEntry> matches = new ArrayList<>();
         for (SessionListEntry s : sessions) {
             String id = s.id();

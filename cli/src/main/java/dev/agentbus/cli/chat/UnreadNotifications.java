@@ -32,7 +32,7 @@ final class UnreadNotifications {
     void show() {
         NotificationList list;
         try {
-            list = gateway.notifications(LIMIT);
+            list = gateway.notifications().list(LIMIT);
         } catch (GatewayException e) {
             if (e.status() == 503) {
                 throw new SlashCommand.Refused("notifications need the gateway's database, and it has none (503)");
@@ -50,7 +50,7 @@ final class UnreadNotifications {
      */
     void showAtStart() {
         try {
-            print(gateway.notifications(LIMIT));
+            print(gateway.notifications().list(LIMIT));
         } catch (GatewayException e) {
             // nothing to show; the first message reports a gateway that is really unreachable
         }
@@ -72,7 +72,7 @@ final class UnreadNotifications {
                     + printer.dim(" · session " + n.sessionId()));
         }
         long upTo = unread.getLast().id();
-        gateway.markNotificationsRead(upTo);
+        gateway.notifications().markRead(upTo);
         return true;
     }
 }

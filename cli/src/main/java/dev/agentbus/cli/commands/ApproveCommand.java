@@ -34,7 +34,7 @@ public final class ApproveCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        cli.gateway().decideApproval(sessionId, callId, always ? "always" : "approve", note);
+        cli.gateway().turns().decideApproval(sessionId, callId, always ? "always" : "approve", note);
         cli.printer().println((always ? "approved always: " : "approved: ") + callId + " in session " + sessionId);
         return ExitCodes.OK;
     }

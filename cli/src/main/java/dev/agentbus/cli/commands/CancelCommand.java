@@ -20,7 +20,7 @@ public final class CancelCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        cli.gateway().cancel(sessionId);
+        cli.gateway().turns().cancel(sessionId);
         cli.printer().println("cancel requested for session " + sessionId);
         return ExitCodes.OK;
     }

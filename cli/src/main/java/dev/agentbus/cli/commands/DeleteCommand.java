@@ -22,7 +22,7 @@ public final class DeleteCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        cli.gateway().delete(sessionId);
+        cli.gateway().sessions().delete(sessionId);
         cli.printer().println("session " + sessionId + " deleted");
         return ExitCodes.OK;
     }

@@ -28,7 +28,7 @@ public final class DenyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        cli.gateway().decideApproval(sessionId, callId, "deny", note);
+        cli.gateway().turns().decideApproval(sessionId, callId, "deny", note);
         cli.printer().println("denied: " + callId + " in session " + sessionId);
         return ExitCodes.OK;
     }

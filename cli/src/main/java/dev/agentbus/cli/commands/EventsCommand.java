@@ -38,7 +38,7 @@ public final class EventsCommand implements Callable<Integer> {
         Printer printer = cli.printer();
         GatewayClient gateway = cli.gateway();
         long lastSeq = 0;
-        for (String line : gateway.log(sessionId)) {
+        for (String line : gateway.sessions().log(sessionId)) {
             printer.println(line.strip());
             lastSeq = Math.max(lastSeq, seqOf(line));
         }

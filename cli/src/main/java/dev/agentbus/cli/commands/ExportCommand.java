@@ -35,7 +35,7 @@ public final class ExportCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Printer printer = cli.printer();
-        String jsonl = cli.gateway().exportLog(sessionId);
+        String jsonl = cli.gateway().transfer().exportLog(sessionId);
         if (output == null) {
             printer.print(jsonl);
             return ExitCodes.OK;

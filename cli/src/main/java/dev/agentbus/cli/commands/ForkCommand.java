@@ -4,7 +4,7 @@ import dev.agentbus.api.ForkedSession;
 import dev.agentbus.cli.AgentbusCli;
 import dev.agentbus.cli.ExitCodes;
 import dev.agentbus.cli.Printer;
-import dev.agentbus.cli.gateway.GatewayClient;
+import dev.agentbus.cli.gateway.TransferApi;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -41,7 +41,7 @@ public final class ForkCommand implements Callable<Integer> {
             printer.error("--at must be a seq of the session, 1 or more, not " + atSeq);
             return ExitCodes.USAGE;
         }
-        GatewayClient.Accepted<ForkedSession> answer = cli.gateway().fork(sessionId, atSeq, title);
+        TransferApi.Accepted<ForkedSession> answer = cli.gateway().transfer().fork(sessionId, atSeq, title);
         ForkedSession body = answer.body();
         String id = body.id();
         if (answer.pending()) {

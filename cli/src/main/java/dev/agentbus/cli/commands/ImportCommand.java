@@ -4,7 +4,7 @@ import dev.agentbus.api.ForkedSession;
 import dev.agentbus.cli.AgentbusCli;
 import dev.agentbus.cli.ExitCodes;
 import dev.agentbus.cli.Printer;
-import dev.agentbus.cli.gateway.GatewayClient;
+import dev.agentbus.cli.gateway.TransferApi;
 import dev.agentbus.cli.replay.SessionLog;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -60,7 +60,7 @@ public final class ImportCommand implements Callable<Integer> {
             printer.error(e.getMessage());
             return ExitCodes.ERROR;
         }
-        GatewayClient.Accepted<ForkedSession> answer = cli.gateway().importLog(jsonl, title);
+        TransferApi.Accepted<ForkedSession> answer = cli.gateway().transfer().importLog(jsonl, title);
         ForkedSession body = answer.body();
         String id = body.id();
         if (answer.pending()) {

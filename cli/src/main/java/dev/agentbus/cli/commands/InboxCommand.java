@@ -27,11 +27,11 @@ public final class InboxCommand implements Callable<Integer> {
     public Integer call() {
         Printer printer = cli.printer();
         if (cancel != null) {
-            cli.gateway().cancelTask(cancel);
+            cli.gateway().inbox().cancel(cancel);
             printer.println("cancelled inbox task " + cancel);
             return ExitCodes.OK;
         }
-        List<InboxItem> items = cli.gateway().inbox();
+        List<InboxItem> items = cli.gateway().inbox().list();
         if (items.isEmpty()) {
             printer.println("your inbox is empty; queue a task with: agentbus submit \"task\" --at +1h");
             return ExitCodes.OK;

@@ -25,7 +25,7 @@ public final class ModeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        cli.gateway().setPermissionMode(sessionId, mode);
+        cli.gateway().turns().setPermissionMode(sessionId, mode);
         cli.printer().println("permission mode of session " + sessionId + ": " + mode);
         return ExitCodes.OK;
     }

@@ -25,7 +25,7 @@ public final class ModelsCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Printer printer = cli.printer();
-        ModelList list = cli.gateway().models();
+        ModelList list = cli.gateway().search().models();
         String server = "own".equals(list.server()) ? "your own model server" : "the team's model server";
         if (list.models() == null || list.models().isEmpty()) {
             printer.println(server + " lists no models");

@@ -99,6 +99,6 @@ public final class ReplayCommand implements Callable<Integer> {
                 throw new SessionLog.BadLog(source + " is not UTF-8 text");
             }
         }
-        return SessionLog.parse("the gateway's log of " + source, cli.gateway().log(source));
+        return SessionLog.parse("the gateway's log of " + source, cli.gateway().sessions().log(source));
     }
 }

@@ -4,7 +4,7 @@ import dev.agentbus.api.Rewound;
 import dev.agentbus.cli.AgentbusCli;
 import dev.agentbus.cli.ExitCodes;
 import dev.agentbus.cli.Printer;
-import dev.agentbus.cli.gateway.GatewayClient;
+import dev.agentbus.cli.gateway.TransferApi;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
@@ -33,7 +33,7 @@ public final class RewindCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Printer printer = cli.printer();
-        GatewayClient.Accepted<Rewound> answer = cli.gateway().rewind(sessionId, checkpoint);
+        TransferApi.Accepted<Rewound> answer = cli.gateway().transfer().rewind(sessionId, checkpoint);
         Rewound body = answer.body();
         if (answer.pending()) {
             printer.error("the rewind (call " + body.callId() + ") has not finished yet; see "

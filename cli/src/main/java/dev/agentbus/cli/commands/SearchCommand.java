@@ -37,7 +37,7 @@ public final class SearchCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Printer printer = cli.printer();
-        SearchResults found = cli.gateway().search(String.join(" ", words), mode, limit);
+        SearchResults found = cli.gateway().search().messages(String.join(" ", words), mode, limit);
         if (found.results() == null || found.results().isEmpty()) {
             printer.println(printer.dim("nothing found (" + found.mode() + ")"));
             return ExitCodes.OK;

@@ -25,7 +25,7 @@ public final class SessionsCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Printer printer = cli.printer();
-        String body = cli.gateway().listSessions();
+        String body = cli.gateway().sessions().list();
         if (json) {
             printer.println(body.strip());
             return ExitCodes.OK;

@@ -27,7 +27,7 @@ public final class ShowCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Printer printer = cli.printer();
-        String body = cli.gateway().session(sessionId);
+        String body = cli.gateway().sessions().details(sessionId);
         if (json) {
             printer.println(body.strip());
             return ExitCodes.OK;

@@ -40,7 +40,7 @@ public final class SubmitCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        InboxItem item = cli.gateway().submitTask(task, absolute(at, Clock.systemUTC()), title);
+        InboxItem item = cli.gateway().inbox().submit(task, absolute(at, Clock.systemUTC()), title);
         cli.printer().println("queued inbox task " + item.id() + " for " + item.at()
                 + "; it starts as session " + item.id());
         return ExitCodes.OK;

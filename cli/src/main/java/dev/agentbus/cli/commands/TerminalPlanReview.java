@@ -44,7 +44,7 @@ final class TerminalPlanReview implements PlanReviewer {
         if (answer == null) {
             printer.newline();
             try {
-                gateway.cancelQuickly(sessionId, Duration.ofSeconds(3));
+                gateway.turns().cancelQuickly(sessionId, Duration.ofSeconds(3));
             } catch (GatewayException e) {
                 printer.warn("could not cancel the turn: " + e.getMessage());
             }
@@ -55,9 +55,9 @@ final class TerminalPlanReview implements PlanReviewer {
         String text = answer.strip();
         try {
             switch (text.toLowerCase(Locale.ROOT)) {
-                case "y", "yes" -> gateway.decidePlan(sessionId, "approve", null);
-                case "", "n", "no" -> gateway.decidePlan(sessionId, "reject", null);
-                default -> gateway.decidePlan(sessionId, "reject", text);
+                case "y", "yes" -> gateway.turns().decidePlan(sessionId, "approve", null);
+                case "", "n", "no" -> gateway.turns().decidePlan(sessionId, "reject", null);
+                default -> gateway.turns().decidePlan(sessionId, "reject", text);
             }
         } catch (GatewayException e) {
             if (e.kind() != GatewayException.Kind.CONFLICT) {

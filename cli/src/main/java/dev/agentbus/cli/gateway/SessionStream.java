@@ -79,7 +79,7 @@ public final class SessionStream {
     /** Starts opening the first connection now, so events and deltas produced meanwhile are not missed. */
     public void connectAhead() {
         if (pending == null) {
-            pending = gateway.openEvents(sessionId, lastSeq, false);
+            pending = gateway.events().open(sessionId, lastSeq, false);
         }
     }
 
@@ -137,12 +137,12 @@ public final class SessionStream {
         boolean resume = false;
         while (!isStopped()) {
             CompletableFuture<HttpResponse<InputStream>> opening =
-                    pending != null ? pending : gateway.openEvents(sessionId, lastSeq, resume);
+                    pending != null ? pending : gateway.events().open(sessionId, lastSeq, resume);
             resume = true; // every later connection continues from what was already handed over
             pending = opening;
             SseConnection connection;
             try {
-                connection = gateway.awaitEvents(opening, sessionId);
+                connection = gateway.events().await(opening, sessionId);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return null;
@@ -246,7 +246,7 @@ public final class SessionStream {
     /** Hands over the events between lastSeq and {@code before} from the durable log. */
     private Integer fillGap(long before, Listener listener) {
         try {
-            for (String line : gateway.log(sessionId)) {
+            for (String line : gateway.sessions().log(sessionId)) {
                 JsonNode envelope = parse(line);
                 if (envelope == null || !envelope.path("seq").canConvertToLong()) {
                     continue;

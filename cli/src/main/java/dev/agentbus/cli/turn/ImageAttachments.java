@@ -57,7 +57,7 @@ public final class ImageAttachments {
             Path file = Path.of(argument);
             String target = "uploads/" + file.getFileName();
             try {
-                gateway.upload(sessionId, target, Files.readAllBytes(file));
+                gateway.files().upload(sessionId, target, Files.readAllBytes(file));
             } catch (IOException e) {
                 throw new IllegalArgumentException("cannot read " + argument + ": " + e.getMessage(), e);
             }

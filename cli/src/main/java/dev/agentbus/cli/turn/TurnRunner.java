@@ -104,7 +104,7 @@ public final class TurnRunner {
 
     private static String createSession(GatewayClient gateway, String title, String mode, boolean planFirst,
                                         String model) {
-        CreatedSession created = gateway.createSession(title, mode, planFirst, model);
+        CreatedSession created = gateway.sessions().create(title, mode, planFirst, model);
         if (created.isPending()) {
             throw new GatewayException(GatewayException.Kind.HTTP, 202, "the gateway accepted session "
                     + created.id() + " but no orchestrator has created it within 10 s; is an orchestrator running?");
@@ -114,7 +114,7 @@ public final class TurnRunner {
 
     /** The seq a session is at now: a turn started after this call streams from here. */
     public static long lastSeq(GatewayClient gateway, String sessionId) {
-        return lastSeqOf(gateway.session(sessionId));
+        return lastSeqOf(gateway.sessions().details(sessionId));
     }
 
     public static long lastSeqOf(String stateJson) {
@@ -176,7 +176,7 @@ public final class TurnRunner {
             if (text != null) {
                 String inputId;
                 try {
-                    inputId = gateway.postMessage(sessionId, text, images);
+                    inputId = gateway.turns().postMessage(sessionId, text, images);
                     images = List.of();
                 } catch (GatewayException e) {
                     stream.stop();
@@ -253,7 +253,7 @@ public final class TurnRunner {
             }
             boolean cancelled = false;
             try {
-                gateway.cancelQuickly(sessionId, CANCEL_TIMEOUT);
+                gateway.turns().cancelQuickly(sessionId, CANCEL_TIMEOUT);
                 printer.warn("interrupted; asked the gateway to cancel the turn of session " + sessionId);
                 cancelled = true;
             } catch (GatewayException e) {

@@ -4,10 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentbus.cli.Printer;
 import dev.agentbus.events.Json;
 import dev.agentbus.events.session.SessionEvent;
+import dev.agentbus.events.session.ApprovalDecision;
 import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
+import dev.agentbus.events.session.SessionEvent.ModelCallStarted;
 import dev.agentbus.events.session.SessionEvent.TurnEnded;
 import dev.agentbus.events.session.TokenUsage;
 import dev.agentbus.events.session.TurnOutcome;
+import dev.agentbus.events.tools.Risk;
 import org.junit.jupiter.api.Test;
 
 import java.io.PrintWriter;
@@ -55,6 +58,7 @@ class TurnRendererTest {
     @Test
     void streamed_content_is_not_printed_again_and_late_deltas_are_dropped() {
         TurnRenderer r = renderer(false, true);
+        event(r, new ModelCallStarted("r1", 1));
         r.onDelta(delta("TOKEN", "r1", "Hel"));
         r.onDelta(delta("TOKEN", "r1", "lo."));
         event(r, completed("r1", "Hello.", null));
@@ -66,6 +70,7 @@ class TurnRendererTest {
     @Test
     void an_answer_different_from_what_was_streamed_is_printed() {
         TurnRenderer r = renderer(false, true);
+        event(r, new ModelCallStarted("r1", 1));
         r.onDelta(delta("TOKEN", "r1", "Thinking out loud"));
         event(r, completed("r1", "Thinking out loud", null));
         event(r, new TurnEnded(TurnOutcome.COMPLETED, "The answer.", null));
@@ -75,6 +80,7 @@ class TurnRendererTest {
     @Test
     void reasoning_is_marked_and_can_be_turned_off() {
         TurnRenderer r = renderer(false, true);
+        event(r, new ModelCallStarted("r1", 1));
         r.onDelta(delta("REASONING", "r1", "first\nsec"));
         r.onDelta(delta("REASONING", "r1", "ond"));
         r.onDelta(delta("TOKEN", "r1", "Answer"));
@@ -87,6 +93,31 @@ class TurnRendererTest {
         hidden.onDelta(delta("REASONING", "r1", "secret"));
         hidden.onEvent(at(2, completed("r1", "Answer", "secret")));
         assertThat(quietOut.toString()).isEqualTo("Answer\n");
+    }
+
+    @Test
+    void words_that_arrive_before_their_call_is_shown_as_started_wait_for_the_events_before_it() {
+        TurnRenderer r = renderer(false, true);
+        event(r, new ModelCallStarted("r1", 1));
+        event(r, new SessionEvent.ApprovalRequested("c1", "shell", "{}", Risk.HIGH, "normal mode", null));
+        // Deltas and events travel on different topics: the next call's first words overtake the decision.
+        r.onDelta(delta("TOKEN", "r2", "The plan"));
+        event(r, new SessionEvent.ApprovalDecided("c1", ApprovalDecision.APPROVED, null, "alice"));
+        event(r, new ModelCallStarted("r2", 2));
+        r.onDelta(delta("TOKEN", "r2", " is done."));
+        event(r, completed("r2", "The plan is done.", null));
+
+        String shown = out.toString();
+        assertThat(shown).contains("The plan is done.\n").containsOnlyOnce("The plan");
+        assertThat(shown.indexOf("✓ approved")).isLessThan(shown.indexOf("The plan"));
+    }
+
+    @Test
+    void words_of_a_call_never_shown_as_started_are_printed_whole_when_it_completes() {
+        TurnRenderer r = renderer(false, true);
+        r.onDelta(delta("TOKEN", "r1", "Hel")); // the stream joined after model_call.started
+        event(r, completed("r1", "Hello.", null));
+        assertThat(out.toString()).startsWith("Hello.\n").containsOnlyOnce("Hel");
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.agentbus.events.insights;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.agentbus.events.EnumNames;
 
 import java.util.Locale;
 import java.util.Optional;
@@ -19,15 +20,7 @@ public enum MemoryAction {
     }
 
     public static Optional<MemoryAction> parse(String name) {
-        if (name == null) {
-            return Optional.empty();
-        }
-        for (MemoryAction a : values()) {
-            if (a.wireName().equals(name.strip().toLowerCase(Locale.ROOT))) {
-                return Optional.of(a);
-            }
-        }
-        return Optional.empty();
+        return EnumNames.parse(MemoryAction.class, name);
     }
 
     @JsonCreator

@@ -1,5 +1,7 @@
 package dev.agentbus.events.planning;
 
+import dev.agentbus.events.EnumNames;
+
 import java.util.Locale;
 import java.util.Optional;
 
@@ -18,15 +20,6 @@ public enum TodoStatus {
 
     /** The status written in any case (also {@code in-progress}); empty for anything else. */
     public static Optional<TodoStatus> parse(String text) {
-        if (text == null) {
-            return Optional.empty();
-        }
-        String wanted = text.strip().replace('-', '_');
-        for (TodoStatus s : values()) {
-            if (s.name().equalsIgnoreCase(wanted)) {
-                return Optional.of(s);
-            }
-        }
-        return Optional.empty();
+        return EnumNames.parse(TodoStatus.class, text == null ? null : text.replace('-', '_'));
     }
 }

@@ -1,5 +1,7 @@
 package dev.agentbus.events.session;
 
+import dev.agentbus.events.EnumNames;
+
 import dev.agentbus.events.tools.Risk;
 
 import java.util.Locale;
@@ -34,14 +36,6 @@ public enum PermissionMode {
 
     /** The mode a person wrote, in any case; empty for anything else. */
     public static Optional<PermissionMode> parse(String text) {
-        if (text == null) {
-            return Optional.empty();
-        }
-        for (PermissionMode m : values()) {
-            if (m.name().equalsIgnoreCase(text.strip())) {
-                return Optional.of(m);
-            }
-        }
-        return Optional.empty();
+        return EnumNames.parse(PermissionMode.class, text);
     }
 }

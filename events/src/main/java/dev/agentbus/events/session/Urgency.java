@@ -1,5 +1,7 @@
 package dev.agentbus.events.session;
 
+import dev.agentbus.events.EnumNames;
+
 import java.util.Locale;
 import java.util.Optional;
 
@@ -19,14 +21,6 @@ public enum Urgency {
 
     /** The urgency written in any case; empty for anything else. */
     public static Optional<Urgency> parse(String text) {
-        if (text == null) {
-            return Optional.empty();
-        }
-        for (Urgency u : values()) {
-            if (u.name().equalsIgnoreCase(text.strip())) {
-                return Optional.of(u);
-            }
-        }
-        return Optional.empty();
+        return EnumNames.parse(Urgency.class, text);
     }
 }

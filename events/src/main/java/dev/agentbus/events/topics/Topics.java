@@ -4,6 +4,7 @@ import dev.agentbus.events.images.SessionImage;
 import dev.agentbus.events.inbox.InboxTask;
 import dev.agentbus.events.input.InputEnvelope;
 import dev.agentbus.events.ledger.ToolLedgerEntry;
+import dev.agentbus.events.mcp.UserMcpServers;
 import dev.agentbus.events.memory.MemoryCommand;
 import dev.agentbus.events.memory.MemoryDocument;
 import dev.agentbus.events.models.UserModelSettings;
@@ -34,6 +35,9 @@ public final class Topics {
     public static final TopicSpec USER_INSIGHTS = new TopicSpec("agentbus.user-insights", "user id", byte[].class, true, null, "each user's whole insight set as JSON (api module's InsightSet); written only by the memory-service");
     public static final TopicSpec USER_MODELS = new TopicSpec("agentbus.user-models", "user id",
             UserModelSettings.class, true, null, "each user's own model server, its key sealed; written only by the gateway");
+    public static final TopicSpec USER_MCP_SERVERS = new TopicSpec("agentbus.user-mcp-servers", "user id",
+            UserMcpServers.class, true, null,
+            "each user's own MCP servers, env and header values sealed; written only by the gateway");
     public static final TopicSpec TOOL_LEDGER = new TopicSpec("agentbus.tool-ledger", "session id/tool call id",
             ToolLedgerEntry.class, true, null, "the sandbox-worker's started/finished notes for at-most-once calls");
     /**
@@ -58,7 +62,7 @@ public final class Topics {
 
     public static final List<TopicSpec> ALL = List.of(SESSION_INPUTS, SESSION_EVENTS, SESSION_STREAM,
             MEMORY_COMMANDS, USER_MEMORY, USER_MODELS, TOOL_LEDGER, SESSION_SNAPSHOTS, DEAD_LETTER,
-            INSIGHT_COMMANDS, USER_INSIGHTS, INBOX, SESSION_IMAGES);
+            INSIGHT_COMMANDS, USER_INSIGHTS, INBOX, SESSION_IMAGES, USER_MCP_SERVERS);
 
     /** Topics that must share one partition count because one owner handles both sides of a session. */
     public static final List<TopicSpec> SESSION_PARTITIONED = List.of(SESSION_INPUTS, SESSION_EVENTS, SESSION_STREAM,

@@ -135,6 +135,49 @@ final class Client {
         }
     }
 
+    /**
+     * A stream (server-sent events) kept open: what it has sent so far is {@link Listening#received()}, for a test
+     * that waits on it while it makes things happen; {@link Listening#close()} ends it.
+     */
+    Listening open(String path) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).GET();
+        if (bearer != null) {
+            b.header("Authorization", "Bearer " + bearer);
+        }
+        if (cookie != null) {
+            b.header("Cookie", cookie);
+        }
+        try {
+            HttpResponse<java.util.stream.Stream<String>> r = HTTP.send(b.build(),
+                    HttpResponse.BodyHandlers.ofLines());
+            StringBuffer received = new StringBuffer();
+            Thread.ofVirtual().start(() -> {
+                try {
+                    r.body().forEach(line -> received.append(line).append('\n'));
+                } catch (RuntimeException closed) {
+                    // closed by the test
+                }
+            });
+            return new Listening(r.statusCode(), received, r.body());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    record Listening(int status, StringBuffer buffer, java.util.stream.Stream<String> lines) implements AutoCloseable {
+        String received() {
+            return buffer.toString();
+        }
+
+        @Override
+        public void close() {
+            lines.close();
+        }
+    }
+
     Response sendWithHeaders(String method, String path, Object body, Map<String, String> headers) {
         try {
             HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path));

@@ -101,6 +101,9 @@ class IsolationIT {
         aliceKeyId = created.get("id").asText();
         aliceKey = created.get("key").asText();
         aliceLoginId = alice.get("/api/v1/me/logins").json().get(0).get("loginId").asText();
+        // Her own MCP servers, secrets and all: no answer to Bob may show them.
+        assertThat(alice.put("/api/v1/me/mcp-servers", Map.of("mcpServers", Map.of(MARKER, Map.of(
+                "command", "/opt/" + MARKER, "env", Map.of("TOKEN", MARKER + "-token"))))).status()).isEqualTo(200);
         aliceInboxId = alice.post("/api/v1/inbox", Map.of("text", MARKER + " task", "at",
                 Instant.now().plus(Duration.ofDays(1)).toString())).json().get("id").asText();
 
@@ -115,7 +118,10 @@ class IsolationIT {
                     "{\"command\":\"echo " + MARKER + "\"}"));
             log.append(aliceSession, "alice", new SessionEvent.ToolCallCompleted("c1", true, MARKER, null, null,
                     false, 3, false));
-            log.append(aliceSession, "alice", new SessionEvent.TurnEnded(TurnOutcome.COMPLETED, MARKER, null));
+            // Dated now, so it notifies Alice (older events notify nobody): the notification routes' probes then
+            // have something of hers to leak.
+            log.appendAt(aliceSession, "alice", new SessionEvent.TurnEnded(TurnOutcome.COMPLETED, MARKER, null),
+                    Instant.now());
         }
         aliceAwaiting = UUID.randomUUID().toString();
         try (LogWriter log = new LogWriter(kafka)) {
@@ -129,6 +135,8 @@ class IsolationIT {
             log.append(aliceAwaiting, "alice", new SessionEvent.ApprovalRequested("c2", "shell",
                     "{\"command\":\"rm -rf build\"}", Risk.HIGH, MARKER, Instant.now().plusSeconds(3600)));
         }
+        Await.until("alice's notification of her turn", WAIT, () -> alice.get("/api/v1/me/notifications").body()
+                .contains(aliceSession));
         Await.until("alice's approval in the view", WAIT, () -> alice.get("/api/v1/sessions/" + aliceAwaiting)
                 .body().contains("AWAITING_APPROVAL"));
         // Alice sees her session everywhere first, so Bob's empty answers below are not just "not there yet".
@@ -310,6 +318,12 @@ class IsolationIT {
         p.put("PUT /api/v1/me/model", Probe.of(Expect.CALLERS_OWN, "PUT", "/api/v1/me/model",
                 Map.of("baseUrl", "http://127.0.0.1:9/v1", "apiKey", "sk-bob")));
         p.put("DELETE /api/v1/me/model", Probe.of(Expect.CALLERS_OWN, "DELETE", "/api/v1/me/model", null));
+        p.put("GET /api/v1/me/mcp-servers", Probe.of(Expect.CALLERS_OWN, "GET", "/api/v1/me/mcp-servers", null));
+        p.put("PUT /api/v1/me/mcp-servers", Probe.of(Expect.CALLERS_OWN, "PUT", "/api/v1/me/mcp-servers",
+                Map.of("mcpServers", Map.of("bobs", Map.of("url", "http://127.0.0.1:9/mcp",
+                        "headers", Map.of("Authorization", "Bearer bob-secret"))))));
+        p.put("DELETE /api/v1/me/mcp-servers", Probe.of(Expect.CALLERS_OWN, "DELETE", "/api/v1/me/mcp-servers",
+                null));
         // Admins only.
         p.put("GET /api/v1/admin/users", Probe.of(Expect.ADMIN_ONLY, "GET", "/api/v1/admin/users", null));
         p.put("POST /api/v1/admin/rebuild-memory", Probe.of(Expect.ADMIN_ONLY, "POST", "/api/v1/admin/rebuild-memory",
@@ -348,6 +362,41 @@ class IsolationIT {
         // Open too, for a Prometheus scraper: counts and durations only, nothing of a session or a user.
         p.put("GET /metrics", Probe.of(Expect.OPEN, "GET", "/metrics", null));
         return p;
+    }
+
+    /**
+     * The live side of the notification stream, which the route probe above (a stream's first two seconds) cannot
+     * see: with Bob's stream open, a notification of Alice's is made and reaches her list; then one of Bob's. Bob's
+     * stream carries his, and nothing of hers before it.
+     */
+    @Test
+    void a_notification_of_alices_made_while_bob_listens_never_reaches_his_stream() throws Exception {
+        String bobSession = UUID.randomUUID().toString();
+        String first = "bob-first-" + UUID.randomUUID();
+        String second = "bob-second-" + UUID.randomUUID();
+        String hers = MARKER + "-live-" + UUID.randomUUID();
+        String herSession = UUID.randomUUID().toString();
+        try (LogWriter log = new LogWriter(broker.kafka());
+             Client.Listening stream = bob.open("/api/v1/me/notifications/stream")) {
+            assertThat(stream.status()).isEqualTo(200);
+            // Bob's first notification on his stream: it is connected and live from here on.
+            log.append(bobSession, "bob", new SessionEvent.SessionCreated("bob's"));
+            // Dated now: the writer's own clock is days back, and events over a day old notify nobody.
+            log.appendAt(bobSession, "bob", new SessionEvent.TurnEnded(TurnOutcome.COMPLETED, first, null),
+                    Instant.now());
+            Await.until("bob's first notification on his stream", WAIT, () -> stream.received().contains(first));
+
+            log.append(herSession, "alice", new SessionEvent.SessionCreated("hers"));
+            log.appendAt(herSession, "alice", new SessionEvent.TurnEnded(TurnOutcome.COMPLETED, hers, null),
+                    Instant.now());
+            Await.until("alice's notification in her list", WAIT,
+                    () -> alice.get("/api/v1/me/notifications").body().contains(hers));
+
+            log.appendAt(bobSession, "bob", new SessionEvent.TurnEnded(TurnOutcome.COMPLETED, second, null),
+                    Instant.now());
+            Await.until("bob's second notification on his stream", WAIT, () -> stream.received().contains(second));
+            assertThat(stream.received()).doesNotContain(hers).doesNotContain(herSession);
+        }
     }
 
     @Test

@@ -1,5 +1,7 @@
 package dev.agentbus.sandbox.mcp;
 
+import dev.agentbus.events.mcp.McpServerConfig;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentbus.sandbox.shell.Bubblewrap;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;

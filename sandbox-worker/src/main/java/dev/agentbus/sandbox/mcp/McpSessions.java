@@ -1,5 +1,8 @@
 package dev.agentbus.sandbox.mcp;
 
+import dev.agentbus.events.mcp.McpConfigException;
+import dev.agentbus.events.mcp.McpServerConfig;
+
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentbus.events.Json;
@@ -27,7 +30,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * The MCP servers of the sessions this worker serves: started when a session is first seen (or at its first call
- * after this worker took it on), listed, called, and restarted when one has died. A server is a tool provider like
+ * after this worker took it on), listed, called, and restarted when one has died. A session's servers are the
+ * team's, its owner's own ({@link UserMcpConfigs}) and its workspace's, merged by {@link McpConfig#merge}; when the
+ * owner changes theirs, the sessions of that user this worker serves are started and listed again. A server is a tool provider like
  * the built-in tools: the worker runs its calls, in the session's sandbox, at most once.
  *
  * <p>Whenever the servers of a session were (re)started and what they offer differs from what this worker last
@@ -46,6 +51,7 @@ public final class McpSessions implements AutoCloseable {
     }
 
     private final List<McpServerConfig> team;
+    private final UserMcpConfigs.Lookup users;
     private final McpLauncher launcher;
     /** How long a server may take to answer a ping before it counts as dead and is started again. */
     private static final Duration PING_TIMEOUT = Duration.ofSeconds(5);
@@ -56,14 +62,21 @@ public final class McpSessions implements AutoCloseable {
     private final ConcurrentLinkedQueue<Listing> listings = new ConcurrentLinkedQueue<>();
 
     /** The worker's: its settings, with stdio servers sandboxed by the bubblewrap of {@code bwrapSetting}. */
-    public static McpSessions of(McpSettings settings, String bwrapSetting, int outputCapBytes) {
+    public static McpSessions of(McpSettings settings, UserMcpConfigs.Lookup users, String bwrapSetting,
+                                 int outputCapBytes) {
         Duration timeout = Duration.ofSeconds(settings.requestTimeoutSeconds());
-        return new McpSessions(settings.teamServers(), new McpLauncher(bwrapSetting, settings.packagePaths(),
+        return new McpSessions(settings.teamServers(), users, new McpLauncher(bwrapSetting, settings.packagePaths(),
                 settings.network(), timeout), timeout, outputCapBytes);
     }
 
     McpSessions(List<McpServerConfig> team, McpLauncher launcher, Duration timeout, int outputCapBytes) {
+        this(team, UserMcpConfigs.NONE, launcher, timeout, outputCapBytes);
+    }
+
+    McpSessions(List<McpServerConfig> team, UserMcpConfigs.Lookup users, McpLauncher launcher, Duration timeout,
+                int outputCapBytes) {
         this.team = List.copyOf(team);
+        this.users = users;
         this.launcher = launcher;
         this.timeout = timeout;
         this.outputCapBytes = outputCapBytes;
@@ -87,15 +100,27 @@ public final class McpSessions implements AutoCloseable {
         synchronized (s) {
             List<McpServerView> views = new ArrayList<>();
             s.workspaceFile = workspaceFileText(workspace);
-            List<McpServerConfig> configs;
+            s.userId = userId;
+            s.workspace = workspace;
+            s.causationId = causationId;
+            List<McpServerConfig> user;
             try {
-                configs = configuration(workspace);
+                user = users.of(userId);
+            } catch (McpConfigException e) {
+                // The user's servers cannot be opened: the others still run, and the state says why.
+                user = List.of();
+                views.add(new McpServerView("user", "stdio", McpServerConfig.USER, false, e.getMessage(), List.of()));
+            }
+            List<McpServerConfig> inWorkspace;
+            try {
+                inWorkspace = McpConfig.workspace(workspace);
             } catch (McpConfigException | IOException e) {
-                // The workspace's file is wrong: the team's servers still run, and the state says what is wrong.
-                configs = team;
+                // The workspace's file is wrong: the other servers still run, and the state says what is wrong.
+                inWorkspace = List.of();
                 views.add(new McpServerView("workspace", "stdio", McpServerConfig.WORKSPACE, false,
                         e.getMessage(), List.of()));
             }
+            List<McpServerConfig> configs = McpConfig.merge(team, user, inWorkspace);
             for (McpServerConfig config : configs) {
                 views.add(s.running(config, workspace).view());
             }
@@ -137,18 +162,53 @@ public final class McpSessions implements AutoCloseable {
         return null;
     }
 
-    /** Whether the team configured any servers (then every session has some). */
-    public boolean hasTeamServers() {
-        return !team.isEmpty();
+    /**
+     * Whether a session of {@code userId} has servers whatever its workspace holds: the team's or the user's own
+     * (then its workspace is worth creating to start them in).
+     */
+    public boolean hasServersBeyondWorkspace(String userId) {
+        if (!team.isEmpty()) {
+            return true;
+        }
+        try {
+            return !users.of(userId).isEmpty();
+        } catch (McpConfigException e) {
+            return true; // so the listing reports why they cannot be used
+        }
     }
 
-    /** Whether the session has MCP servers configured at all (the team's, or its workspace's). */
-    public boolean configured(Path workspace) {
+    /** Whether a session of {@code userId} has MCP servers configured at all (the team's, the user's, its workspace's). */
+    public boolean configured(String userId, Path workspace) {
+        if (hasServersBeyondWorkspace(userId)) {
+            return true;
+        }
         try {
-            return !configuration(workspace).isEmpty();
+            return !McpConfig.workspace(workspace).isEmpty();
         } catch (McpConfigException | IOException e) {
             return true; // so the listing reports what is wrong with the file
         }
+    }
+
+    /**
+     * The user changed their own servers: each of their sessions this worker has started servers for is started
+     * and listed again (off the caller's thread; starting a server may take seconds), so the change reaches the
+     * model at its next turn. Sessions never started here get them when they are.
+     */
+    public void userChanged(String userId) {
+        sessions.forEach((sessionId, s) -> {
+            if (userId.equals(s.userId) && s.workspace != null) {
+                Thread.ofVirtual().name("mcp-user-change-" + sessionId).start(() -> {
+                    try {
+                        if (sessions.get(sessionId) == s) {
+                            start(userId, sessionId, s.workspace, s.causationId);
+                        }
+                    } catch (RuntimeException e) {
+                        LOG.warn("session {}: its MCP servers could not be started again: {}", sessionId,
+                                e.toString());
+                    }
+                });
+            }
+        });
     }
 
     /** Runs the tool the model calls {@code name}; never throws. */
@@ -209,10 +269,6 @@ public final class McpSessions implements AutoCloseable {
     @Override
     public void close() {
         List.copyOf(sessions.keySet()).forEach(this::stop);
-    }
-
-    private List<McpServerConfig> configuration(Path workspace) throws IOException {
-        return McpConfig.merge(team, McpConfig.workspace(workspace));
     }
 
     private ToolOutcome outcome(McpSchema.CallToolResult result) {
@@ -296,6 +352,10 @@ public final class McpSessions implements AutoCloseable {
         List<McpServerView> views = List.of();
         List<McpServerView> reported;
         String workspaceFile;
+        /** The session's owner, workspace and the event its servers were first started for (for a re-listing). */
+        volatile String userId;
+        volatile Path workspace;
+        volatile String causationId;
 
         /** The server's client, started if it is not running. */
         Live running(McpServerConfig config, Path workspace) {

@@ -1,5 +1,7 @@
 package dev.agentbus.sandbox.mcp;
 
+import dev.agentbus.events.mcp.McpServerConfig;
+
 import io.micronaut.context.annotation.ConfigurationProperties;
 import io.micronaut.core.bind.annotation.Bindable;
 

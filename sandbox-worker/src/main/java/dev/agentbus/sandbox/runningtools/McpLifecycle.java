@@ -44,14 +44,14 @@ final class McpLifecycle {
         if (mcp == null) {
             return;
         }
-        if (!mcp.hasTeamServers() && !Files.isDirectory(
+        if (!mcp.hasServersBeyondWorkspace(envelope.userId()) && !Files.isDirectory(
                 workspaces.root().resolve(envelope.userId()).resolve(envelope.sessionId()))) {
-            return; // no servers of the team, and no workspace (so no .mcp.json) yet: nothing to start, nothing created
+            return; // no servers of the team or the user, no workspace (so no .mcp.json) yet: nothing to start
         }
         Thread.ofVirtual().name("mcp-start-" + envelope.sessionId()).start(() -> {
             try {
                 Path workspace = workspaces.forSession(envelope.userId(), envelope.sessionId());
-                if (mcp.configured(workspace)) {
+                if (mcp.configured(envelope.userId(), workspace)) {
                     mcp.start(envelope.userId(), envelope.sessionId(), workspace, envelope.id());
                     wake.run();
                 }

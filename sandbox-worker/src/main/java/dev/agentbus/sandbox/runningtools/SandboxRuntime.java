@@ -3,9 +3,11 @@ package dev.agentbus.sandbox.runningtools;
 import dev.agentbus.eventbus.DataDir;
 import dev.agentbus.eventbus.KafkaSettings;
 import dev.agentbus.eventbus.TopicAdmin;
+import dev.agentbus.eventbus.secrets.SecretBox;
 import dev.agentbus.sandbox.sandboxing.PodSandboxConfig;
 import dev.agentbus.sandbox.mcp.McpSessions;
 import dev.agentbus.sandbox.mcp.McpSettings;
+import dev.agentbus.sandbox.mcp.UserMcpConfigs;
 import dev.agentbus.sandbox.sandboxing.SandboxConfig;
 import dev.agentbus.sandbox.sandboxing.Sandboxes;
 import dev.agentbus.sandbox.tools.SandboxSettings;
@@ -40,12 +42,18 @@ class SandboxRuntime {
     private Sandboxes sandboxes;
     private ToolRunner runner;
 
-    private final McpSessions mcp;
+    private final WorkerSettings worker;
+    private final McpSettings mcpSettings;
+    /** Opens the users' own MCP servers' secrets, sealed by the gateway with the same installation key. */
+    private final SecretBox secrets;
+    private UserMcpConfigs userMcp;
+    private McpSessions mcp;
 
-    SandboxRuntime(KafkaSettings kafka, WorkerSettings worker, McpSettings mcpSettings) {
+    SandboxRuntime(KafkaSettings kafka, WorkerSettings worker, McpSettings mcpSettings, SecretBox secrets) {
         this.kafka = kafka;
-        // Stdio MCP servers run in a bubblewrap sandbox of their own with the session's workspace (McpLauncher).
-        this.mcp = McpSessions.of(mcpSettings, worker.bwrap(), worker.outputCapBytes());
+        this.worker = worker;
+        this.mcpSettings = mcpSettings;
+        this.secrets = secrets;
         this.maxConcurrentCalls = worker.maxConcurrentCalls();
         this.contextFileMaxChars = worker.contextFileMaxChars();
         int timeout = worker.shellTimeoutSeconds();
@@ -67,7 +75,8 @@ class SandboxRuntime {
                 worker.bwrap(), worker.dockerHost(), worker.image(),
                 new SandboxConfig.Limits(worker.pidsLimit(), worker.memoryMb() * 1024 * 1024, worker.cpus()),
                 worker.network(), Duration.ofSeconds(worker.idleTimeoutSeconds()), worker.poolSize(),
-                workspaces.root().resolve(".pool"), worker.outputCapBytes(), kafka.instanceId(),
+                workspaces.root().resolve(".pool"), worker.outputCapBytes(),
+                SandboxConfig.workerIdFor(kafka.instanceId(), workspaces.root()),
                 SandboxConfig.Scope.parse(worker.scope()));
         this.pods = sandboxConfig.backend() != SandboxConfig.Backend.KUBERNETES ? null
                 : new PodSandboxConfig(PodSandboxConfig.namespaceOrOwn(worker.kubernetesNamespace(),
@@ -77,7 +86,7 @@ class SandboxRuntime {
     }
 
     @PostConstruct
-    void start() {
+    void start() throws InterruptedException {
         if (settings.unsafeHost()) {
             LOG.warn("""
 
@@ -89,6 +98,11 @@ class SandboxRuntime {
         sandboxes = new Sandboxes(sandboxConfig, pods);
         sandboxes.unavailableReason().ifPresent(why -> LOG.error("every command will be refused: {}", why));
         TopicAdmin.ensureTopics(kafka);
+        // Before the runner: a session created now must get its owner's servers. Stdio MCP servers run in a
+        // bubblewrap sandbox of their own with the session's workspace (McpLauncher).
+        userMcp = UserMcpConfigs.follow(kafka, secrets);
+        mcp = McpSessions.of(mcpSettings, userMcp.lookup(), worker.bwrap(), worker.outputCapBytes());
+        userMcp.onChange(mcp::userChanged);
         runner = new ToolRunner(kafka, new ToolExecutor(settings, sandboxes), workspaces,
                 new dev.agentbus.sandbox.checkpointing.Checkpoints(workspaces.root(), Clock.systemUTC()),
                 Clock.systemUTC(), maxConcurrentCalls, contextFileMaxChars, mcp);
@@ -104,6 +118,9 @@ class SandboxRuntime {
         }
         if (sandboxes != null) {
             sandboxes.close(); // after the runner: no call may still be using a sandbox
+        }
+        if (userMcp != null) {
+            userMcp.close();
         }
     }
 }

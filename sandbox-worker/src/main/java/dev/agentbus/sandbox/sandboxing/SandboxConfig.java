@@ -1,7 +1,11 @@
 package dev.agentbus.sandbox.sandboxing;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -21,13 +25,34 @@ import java.util.Objects;
  * @param poolDirectory where pooled sandboxes' empty workspaces wait; must be on the same file system as the
  *                      workspaces, because taking one from the pool renames its directory into place
  * @param outputCapBytes the most output kept of one command (more is counted and dropped)
- * @param workerId      labels this worker's containers, so a restarted worker removes the ones its predecessor left
+ * @param workerId      labels this worker's containers (and names its cgroup and pool), so a restarted worker removes
+ *                      the ones its predecessor left; {@link #workerIdFor} makes it unique per installation
  * @param scope         one sandbox per session (default), or one Docker container per user shared by the user's
  *                      sessions
  */
 public record SandboxConfig(Backend backend, boolean unsafeHost, String bwrapPath, String dockerHost, String image,
                             Limits limits, boolean network, Duration idleTimeout, int poolSize, Path poolDirectory,
                             int outputCapBytes, String workerId, Scope scope) {
+
+    /**
+     * The worker's id among every Agentbus installation that shares the Docker engine or the host: its replica number
+     * and a digest of the workspace root it serves. The replica number alone ("0") is the same in every installation,
+     * so a worker starting up would remove another installation's sandboxes as "left by a previous run"; two
+     * installations cannot share a workspace root, so the pair is theirs alone. Only letters, digits and '-', as
+     * container labels, pod labels and cgroup names all accept.
+     */
+    public static String workerIdFor(String instanceId, Path workspaceRoot) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(
+                    workspaceRoot.toAbsolutePath().normalize().toString().getBytes(StandardCharsets.UTF_8));
+            String root = HexFormat.of().formatHex(digest, 0, 6);
+            String replica = instanceId == null || instanceId.isBlank() ? "0"
+                    : instanceId.replaceAll("[^A-Za-z0-9-]", "-");
+            return replica + "-" + root;
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
+    }
 
     /** The configured choice of backend. */
     public enum Backend {

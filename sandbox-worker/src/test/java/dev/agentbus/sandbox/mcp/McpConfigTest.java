@@ -1,5 +1,8 @@
 package dev.agentbus.sandbox.mcp;
 
+import dev.agentbus.events.mcp.McpConfigException;
+import dev.agentbus.events.mcp.McpServerConfig;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -77,7 +80,8 @@ class McpConfigTest {
         assertThatThrownBy(() -> McpConfig.parse("{\"mcpServers\":{\"far\":{\"url\":\"http://10.0.0.1/mcp\"}}}",
                 "workspace", ".mcp.json")).isInstanceOf(McpConfigException.class)
                 .hasMessage(".mcp.json: server 'far': a workspace may configure stdio servers only (they run in the "
-                        + "sandbox); remote servers belong in the team's configuration (AGENTBUS_MCP_CONFIG)");
+                        + "sandbox); remote servers belong in the team's configuration (AGENTBUS_MCP_CONFIG) or the "
+                        + "user's own (PUT /api/v1/me/mcp-servers)");
         assertThatThrownBy(() -> McpConfig.parse("{\"mcpServers\":{\"x\":{\"command\":\"a\",\"trusted\":true}}}",
                 "workspace", ".mcp.json")).hasMessageContaining("only the team's configuration");
     }
@@ -111,5 +115,55 @@ class McpConfigTest {
                 .hasMessage("agentbus.mcp.request-timeout-seconds must be at least 1, not 0");
         assertThat(new McpSettings("", " /opt/a , /opt/b ", false, 60).packagePaths())
                 .containsExactly(Path.of("/opt/a"), Path.of("/opt/b"));
+    }
+
+    @Test
+    void a_user_may_configure_stdio_servers_and_plain_remote_ones_but_never_trusted() {
+        List<McpServerConfig> user = McpConfig.parse("""
+                {"mcpServers": {"mine": {"command": "my-server", "env": {"TOKEN": "sk-user"}},
+                                "remote": {"url": "https://mcp.example.com/mcp",
+                                           "headers": {"Authorization": "Bearer u"}}}}""",
+                McpServerConfig.USER, "mcpServers");
+
+        assertThat(user).extracting(McpServerConfig::name).containsExactly("mine", "remote");
+        assertThat(user).extracting(McpServerConfig::source).containsOnly("user");
+        assertThat(user.get(1).url()).isEqualTo("https://mcp.example.com/mcp");
+        assertThatThrownBy(() -> McpConfig.parse("{\"mcpServers\": {\"t\": {\"command\": \"x\", \"trusted\": true}}}",
+                McpServerConfig.USER, "mcpServers")).isInstanceOf(McpConfigException.class)
+                .hasMessageContaining("only the team's configuration");
+        // The rules of a user's own model server: no credential in the URL (it is shown and recorded).
+        for (String url : List.of("https://mcp.example.com/mcp?key=sk-q", "https://me:sk-p@mcp.example.com/mcp",
+                "https://mcp.example.com/mcp#sk-f", "file:///etc/passwd", "https:///nohost")) {
+            assertThatThrownBy(() -> McpConfig.parse("{\"mcpServers\": {\"t\": {\"url\": \"" + url + "\"}}}",
+                    McpServerConfig.USER, "mcpServers")).as(url).isInstanceOf(McpConfigException.class)
+                    .hasMessageContaining("plain http:// or https:// URL").hasMessageNotContaining("sk-");
+        }
+        // The team may still use a query (its configuration is the admin's).
+        assertThat(McpConfig.team("{\"mcpServers\": {\"t\": {\"url\": \"https://a.example/mcp?x=1\"}}}"))
+                .hasSize(1);
+    }
+
+    @Test
+    void a_sessions_servers_are_the_teams_then_its_owners_then_its_workspaces_and_the_earlier_wins_a_name() {
+        List<McpServerConfig> team = McpConfig.parse("""
+                {"mcpServers": {"shared": {"command": "team-shared"}, "t": {"command": "team-only"}}}""",
+                McpServerConfig.TEAM, "team");
+        List<McpServerConfig> user = McpConfig.parse("""
+                {"mcpServers": {"shared": {"command": "user-shared"}, "u": {"command": "user-only"},
+                                "mine": {"command": "user-mine"}}}""", McpServerConfig.USER, "user");
+        List<McpServerConfig> workspace = McpConfig.parse("""
+                {"mcpServers": {"mine": {"command": "ws-mine"}, "shared": {"command": "ws-shared"},
+                                "w": {"command": "ws-only"}}}""", McpServerConfig.WORKSPACE, "workspace");
+
+        List<McpServerConfig> merged = McpConfig.merge(team, user, workspace);
+
+        assertThat(merged).extracting(McpServerConfig::name).containsExactly("shared", "t", "u", "mine", "w");
+        assertThat(merged).extracting(McpServerConfig::command)
+                .containsExactly("team-shared", "team-only", "user-only", "user-mine", "ws-only");
+        assertThat(merged).extracting(McpServerConfig::source)
+                .containsExactly("team", "team", "user", "user", "workspace");
+        assertThat(McpConfig.merge(List.of(), user, List.of())).isEqualTo(user);
+        assertThat(McpConfig.merge(team, workspace)).extracting(McpServerConfig::command)
+                .containsExactly("team-shared", "team-only", "ws-mine", "ws-only");
     }
 }

@@ -1,5 +1,7 @@
 package dev.agentbus.sandbox.mcp;
 
+import dev.agentbus.events.mcp.McpServerConfig;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentbus.events.Json;
 import dev.agentbus.events.mcp.McpServerView;
@@ -167,7 +169,7 @@ class McpSessionsIT {
         McpSessions s = sessions("");
         Files.writeString(workspace.resolve(".mcp.json"), """
                 {"mcpServers": {"mine": {"command": "%s"}}}""".formatted(npm.everything()));
-        assertThat(s.configured(workspace)).isTrue();
+        assertThat(s.configured("u", workspace)).isTrue();
         McpServerView mine = s.start("u1", "s1", workspace, "c").getFirst();
         assertThat(mine.live()).as(mine.error()).isTrue();
         assertThat(mine.source()).isEqualTo("workspace");
@@ -202,10 +204,69 @@ class McpSessionsIT {
             try (Socket ignored = new Socket("127.0.0.1", port)) {
                 return;
             } catch (IOException e) {
-                Thread.onSpinWait();
+                Thread.sleep(20); // polls the condition; the listing comes from another thread
                 Thread.sleep(50); // polling a port until it opens; the condition decides, not the sleep
             }
         }
         throw new AssertionError("the HTTP MCP server did not open port " + port);
+    }
+
+    @Test
+    void a_users_own_servers_join_the_teams_in_the_users_sessions_only_and_a_change_is_listed_again()
+            throws Exception {
+        String everything = npm.everything().toString();
+        java.util.Map<String, List<McpServerConfig>> byUser = new java.util.concurrent.ConcurrentHashMap<>();
+        byUser.put("ada", McpConfig.parse("""
+                {"mcpServers": {"team-one": {"command": "/nonexistent"}, "mine": {"command": "%s",
+                                "env": {"ADA_TOKEN": "sk-ada"}}}}""".formatted(everything),
+                McpServerConfig.USER, "mcpServers"));
+        sessions = new McpSessions(McpConfig.team("""
+                {"mcpServers": {"team-one": {"command": "%s"}}}""".formatted(everything)),
+                userId -> byUser.getOrDefault(userId, List.of()),
+                new McpLauncher("bwrap", List.of(npm.prefix()), false, Duration.ofSeconds(30)),
+                Duration.ofSeconds(30), 65536);
+
+        List<McpServerView> adas = sessions.start("ada", "s-ada", workspace, "cause-1");
+        // The team's server keeps its name; Ada's own comes after it.
+        assertThat(adas).extracting(McpServerView::name).containsExactly("team-one", "mine");
+        assertThat(adas).extracting(McpServerView::source).containsExactly("team", "user");
+        assertThat(adas).allMatch(McpServerView::live);
+        ToolOutcome env = sessions.call("ada", "s-ada", workspace, "mcp__mine__get-env", args("{}"), "c");
+        assertThat(env.output()).contains("sk-ada");
+        assertThat(adas.toString()).doesNotContain("sk-ada");
+
+        Path bobsWorkspace = Files.createDirectories(workspace.resolveSibling(workspace.getFileName() + "-bob"));
+        assertThat(sessions.start("bob", "s-bob", bobsWorkspace, "cause-2")).extracting(McpServerView::name)
+                .containsExactly("team-one");
+        assertThat(sessions.hasServersBeyondWorkspace("bob")).isTrue();
+        sessions.takeListings();
+
+        // Ada drops her server: her session is listed again without it, Bob's is not touched.
+        byUser.put("ada", List.of());
+        sessions.userChanged("ada");
+        List<McpSessions.Listing> relisted = new ArrayList<>();
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (relisted.isEmpty() && System.nanoTime() < deadline) {
+            relisted.addAll(sessions.takeListings());
+            Thread.sleep(20); // polls the condition; the listing comes from another thread
+        }
+        assertThat(relisted).as("ada's session listed again").singleElement().satisfies(l -> {
+            assertThat(l.sessionId()).isEqualTo("s-ada");
+            assertThat(l.causationId()).isEqualTo("cause-1");
+            assertThat(l.servers()).extracting(McpServerView::name).containsExactly("team-one");
+        });
+
+        // Servers whose values do not open: listed as not live with the reason, the others still run.
+        sessions.close();
+        sessions = new McpSessions(List.of(), userId -> {
+            throw new dev.agentbus.events.mcp.McpConfigException("the user's MCP servers cannot be used: a sealed "
+                    + "value that does not open");
+        }, new McpLauncher("bwrap", List.of(npm.prefix()), false, Duration.ofSeconds(30)), Duration.ofSeconds(30),
+                65536);
+        assertThat(sessions.hasServersBeyondWorkspace("ada")).as("so the reason gets listed").isTrue();
+        McpServerView broken = sessions.start("ada", "s-ada", workspace, "cause-4").getFirst();
+        assertThat(broken.name()).isEqualTo("user");
+        assertThat(broken.live()).isFalse();
+        assertThat(broken.error()).contains("does not open");
     }
 }

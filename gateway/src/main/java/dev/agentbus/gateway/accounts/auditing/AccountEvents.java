@@ -39,6 +39,7 @@ public final class AccountEvents {
     public static final String GROUP_CHANGED = "group_changed";
     public static final String SESSION_SHARED = "session_shared";
     public static final String MODEL_SERVER_CHANGED = "model_server_changed";
+    public static final String MCP_SERVERS_CHANGED = "mcp_servers_changed";
 
     private AccountEvents() {
     }

@@ -1,7 +1,7 @@
-package dev.agentbus.sandbox.mcp;
+package dev.agentbus.events.mcp;
 
 /** An {@code mcpServers} configuration that cannot be used; the message says what is wrong and where. */
-final class McpConfigException extends RuntimeException {
+public final class McpConfigException extends RuntimeException {
     public McpConfigException(String message) {
         super(message);
     }
