@@ -1,7 +1,5 @@
 package dev.agentbus.sandbox.checkpointing;
 
-import org.eclipse.jgit.errors.MissingObjectException;
-import org.eclipse.jgit.lib.AbbreviatedObjectId;
 import org.eclipse.jgit.lib.CommitBuilder;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.NullProgressMonitor;
@@ -9,35 +7,25 @@ import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectInserter;
 import org.eclipse.jgit.lib.ObjectReader;
 import org.eclipse.jgit.lib.PersonIdent;
-import org.eclipse.jgit.lib.Ref;
 import org.eclipse.jgit.lib.RefUpdate;
 import org.eclipse.jgit.lib.Repository;
-import org.eclipse.jgit.revwalk.RevCommit;
-import org.eclipse.jgit.revwalk.RevObject;
-import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 import org.eclipse.jgit.transport.RefSpec;
 import org.eclipse.jgit.transport.TagOpt;
 import org.eclipse.jgit.transport.Transport;
 import org.eclipse.jgit.transport.URIish;
-import org.eclipse.jgit.treewalk.TreeWalk;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * One session's shadow git repository: a bare repository kept outside the workspace (so nothing running in the
@@ -52,6 +40,9 @@ import java.util.regex.Pattern;
  * it leaves out: directories named {@code .git} (git cannot store them, and they are the agent's own repositories,
  * not ours), empty directories (git tracks files only) and special files (sockets, fifos, devices).
  *
+ * <p>Its parts: {@link MainBranch} (reading and moving {@code main}), {@link CheckpointLookup} (a checkpoint by its
+ * id, and its files), {@link TrustedIndex} (the index below and when to trust it) and {@link WorkspaceRestore}.
+ *
  * <p>It keeps the session's {@link WorkspaceIndex} in memory, so a checkpoint reads only what changed. The index
  * is trusted only while {@code main} is where this object last left it: if another worker replica took checkpoints
  * of the session meanwhile (its partition moved away and back), the next checkpoint looks at the whole workspace.
@@ -59,24 +50,17 @@ import java.util.regex.Pattern;
  * <p>Thread-safe: each operation holds this object's lock; one session's calls run one after another anyway.
  */
 final class ShadowRepository implements AutoCloseable {
-    static final String BRANCH = Constants.R_HEADS + "main";
     private static final String SOURCE = "refs/agentbus/source";
-    private static final Pattern COMMIT_PREFIX = Pattern.compile("[0-9a-f]{7,64}");
     /**
      * The highest-precedence attributes file, for people who run {@code git} on the repository: every path is binary
      * with no filter, so a {@code .gitattributes} the agent wrote cannot make git convert what it shows or checks out.
      */
     private static final String NO_CONVERSIONS = "* -text -eol -filter -ident -working-tree-encoding -diff -merge\n";
-    private static final Set<RefUpdate.Result> UPDATED = Set.of(RefUpdate.Result.NEW, RefUpdate.Result.FORCED,
-            RefUpdate.Result.FAST_FORWARD, RefUpdate.Result.NO_CHANGE);
 
     private final Path gitDir;
-    private final Path workspace;
+    private final MainBranch main;
+    private final TrustedIndex index;
     private Repository repository;
-    private WorkspaceIndex index;
-    /** The tip of {@code main} the index was last brought up to date with, and its tree; null before. */
-    private ObjectId indexedHead;
-    private ObjectId indexedHeadTree;
     private boolean closed;
     /** How many files the index holds, read without the lock by the cache of open repositories. */
     private volatile int indexedFiles;
@@ -85,7 +69,8 @@ final class ShadowRepository implements AutoCloseable {
     ShadowRepository(Path gitDir, Path workspace) {
         IsolatedJGit.install();
         this.gitDir = gitDir;
-        this.workspace = workspace;
+        this.main = new MainBranch(gitDir);
+        this.index = new TrustedIndex(workspace);
     }
 
     Path gitDir() {
@@ -108,7 +93,7 @@ final class ShadowRepository implements AutoCloseable {
     /** The latest checkpoint (the tip of main), if there is one. */
     synchronized Optional<String> head() throws CheckpointException {
         try {
-            return exists() ? Optional.ofNullable(tip(open())).map(ObjectId::name) : Optional.empty();
+            return exists() ? Optional.ofNullable(main.tip(open())).map(ObjectId::name) : Optional.empty();
         } catch (IOException e) {
             throw new CheckpointException("cannot read the checkpoint repository: " + e.getMessage(), e);
         }
@@ -125,9 +110,9 @@ final class ShadowRepository implements AutoCloseable {
             throws CheckpointException {
         try {
             Repository repo = openOrCreate();
-            clearStaleLocks();
-            ObjectId head = tip(repo);
-            WorkspaceIndex idx = indexFor(head);
+            main.clearStaleLock();
+            ObjectId head = main.tip(repo);
+            WorkspaceIndex idx = index.forHead(head);
             long stamp = FileSystemClock.now(idx.workspace(), gitDir.resolve("agentbus-clock"));
             try (ObjectInserter objects = new LooseObjects(gitDir, repo.newObjectInserter())) {
                 if (changed == null) {
@@ -136,9 +121,9 @@ final class ShadowRepository implements AutoCloseable {
                     idx.update(changed, objects, stamp);
                 }
                 ObjectId tree = idx.writeTree(objects);
-                ObjectId headTree = head == null ? null : treeOf(repo, head);
+                ObjectId headTree = head == null ? null : index.treeOf(repo, head);
                 if (head == null ? tree == null : headTree.equals(tree == null ? emptyTree(objects) : tree)) {
-                    synced(head, headTree);
+                    index.synced(head, headTree);
                     return Optional.empty();
                 }
                 if (tree == null) {
@@ -157,17 +142,17 @@ final class ShadowRepository implements AutoCloseable {
                 ObjectId id = objects.insert(commit);
                 objects.flush();
                 // Compare-and-swap on the branch: two writers of one session would be a bug, and this catches it.
-                moveBranch(repo, head, id);
-                synced(id, tree);
+                main.move(repo, head, id);
+                index.synced(id, tree);
                 return Optional.of(id.name());
             }
         } catch (Closed e) {
             throw e;
         } catch (IOException | RuntimeException e) {
-            forgetIndex();
+            index.forget();
             throw new CheckpointException("cannot take the checkpoint: " + e.getMessage(), e);
         } finally {
-            indexedFiles = index == null ? 0 : index.files();
+            indexedFiles = index.files();
         }
     }
 
@@ -181,8 +166,8 @@ final class ShadowRepository implements AutoCloseable {
     synchronized Restored restore(String checkpoint) throws CheckpointException {
         try {
             Repository repo = open();
-            ObjectId commit = resolve(repo, checkpoint);
-            WorkspaceIndex idx = indexFor(tip(repo));
+            ObjectId commit = CheckpointLookup.resolve(repo, checkpoint);
+            WorkspaceIndex idx = index.forHead(main.tip(repo));
             Map<String, WorkspaceIndex.Entry> current = new HashMap<>();
             try (ObjectInserter objects = new LooseObjects(gitDir, repo.newObjectInserter())) {
                 // First the index must list every file now in the workspace: then exactly those the checkpoint does
@@ -191,7 +176,7 @@ final class ShadowRepository implements AutoCloseable {
                 objects.flush();
             }
             idx.forEachFile(current::put);
-            Map<String, WorkspaceRestore.Target> target = filesOf(repo, commit);
+            Map<String, WorkspaceRestore.Target> target = CheckpointLookup.filesOf(repo, commit);
             try (ObjectReader reader = repo.newObjectReader()) {
                 new WorkspaceRestore(idx.workspace(), reader).apply(current, target);
             } finally {
@@ -201,10 +186,10 @@ final class ShadowRepository implements AutoCloseable {
         } catch (Closed e) {
             throw e;
         } catch (IOException | RuntimeException e) {
-            forgetIndex();
+            index.forget();
             throw new CheckpointException("cannot restore checkpoint " + checkpoint + ": " + e.getMessage(), e);
         } finally {
-            indexedFiles = index == null ? 0 : index.files();
+            indexedFiles = index.files();
         }
     }
 
@@ -219,7 +204,8 @@ final class ShadowRepository implements AutoCloseable {
             Repository repo = openOrCreate();
             try (Transport transport = Transport.open(repo, new URIish(source.gitDir().toAbsolutePath().toString()))) {
                 transport.setTagOpt(TagOpt.NO_TAGS);
-                transport.fetch(NullProgressMonitor.INSTANCE, List.of(new RefSpec("+" + BRANCH + ":" + SOURCE)));
+                transport.fetch(NullProgressMonitor.INSTANCE,
+                        List.of(new RefSpec("+" + MainBranch.BRANCH + ":" + SOURCE)));
             }
             Files.deleteIfExists(gitDir.resolve("FETCH_HEAD"));
         } catch (Closed e) {
@@ -229,10 +215,7 @@ final class ShadowRepository implements AutoCloseable {
         }
         Restored restored = restore(checkpoint);
         try {
-            RefUpdate main = repository.updateRef(BRANCH);
-            main.setNewObjectId(ObjectId.fromString(restored.commit()));
-            main.setForceUpdate(true);
-            check(main.update(), BRANCH);
+            main.force(repository, ObjectId.fromString(restored.commit()));
             RefUpdate source2 = repository.updateRef(SOURCE);
             source2.setForceUpdate(true);
             source2.delete();
@@ -244,130 +227,14 @@ final class ShadowRepository implements AutoCloseable {
     /** A full commit id of this repository for a checkpoint id or a unique prefix of one (at least 7 hex digits). */
     synchronized String resolve(String checkpoint) throws CheckpointException {
         try {
-            return resolve(open(), checkpoint).name();
+            return CheckpointLookup.resolve(open(), checkpoint).name();
         } catch (IOException e) {
             throw new CheckpointException("cannot read the checkpoint repository: " + e.getMessage(), e);
         }
     }
 
-    private ObjectId resolve(Repository repo, String checkpoint) throws CheckpointException, IOException {
-        if (checkpoint == null || !COMMIT_PREFIX.matcher(checkpoint).matches()) {
-            throw new CheckpointException("not a checkpoint id: " + checkpoint
-                    + " (expected 7 to 40 hexadecimal digits, as in tool_call.completed.v1's checkpoint)");
-        }
-        if (checkpoint.length() > Constants.OBJECT_ID_STRING_LENGTH) {
-            throw new CheckpointException("no checkpoint " + checkpoint + " in this session");
-        }
-        try (ObjectReader reader = repo.newObjectReader(); RevWalk walk = new RevWalk(reader)) {
-            Collection<ObjectId> candidates = reader.resolve(AbbreviatedObjectId.fromString(checkpoint));
-            if (candidates.size() != 1) {
-                throw new CheckpointException("no checkpoint " + checkpoint + " in this session"
-                        + (candidates.isEmpty() ? "" : " (the prefix names more than one object; give more digits)"));
-            }
-            RevObject object = walk.peel(walk.parseAny(candidates.iterator().next()));
-            if (!(object instanceof RevCommit commit)) {
-                throw new CheckpointException("no checkpoint " + checkpoint + " in this session");
-            }
-            return commit.copy();
-        } catch (MissingObjectException e) {
-            throw new CheckpointException("no checkpoint " + checkpoint + " in this session", e);
-        }
-    }
-
-    /** Every file of a checkpoint by its {@code /}-separated path. */
-    private static Map<String, WorkspaceRestore.Target> filesOf(Repository repo, ObjectId commit) throws IOException {
-        Map<String, WorkspaceRestore.Target> files = new LinkedHashMap<>();
-        try (RevWalk walk = new RevWalk(repo); TreeWalk tree = new TreeWalk(repo)) {
-            tree.addTree(walk.parseCommit(commit).getTree());
-            tree.setRecursive(true);
-            while (tree.next()) {
-                files.put(tree.getPathString(),
-                        new WorkspaceRestore.Target(tree.getFileMode(0), tree.getObjectId(0)));
-            }
-        }
-        return files;
-    }
-
-    /** The index for a repository whose main is at {@code head}: looked at whole again if someone else moved it. */
-    private WorkspaceIndex indexFor(ObjectId head) throws IOException {
-        if (index == null) {
-            index = new WorkspaceIndex(workspace.toRealPath());
-        } else if (head == null ? indexedHead != null : !head.equals(indexedHead)) {
-            index.invalidate();
-        }
-        return index;
-    }
-
-    private void synced(ObjectId head, ObjectId tree) {
-        indexedHead = head;
-        indexedHeadTree = tree;
-    }
-
-    /** After a failure midway, nothing the index says is certain: the next checkpoint starts from nothing. */
-    private void forgetIndex() {
-        index = null;
-        indexedHead = null;
-        indexedHeadTree = null;
-    }
-
-    private ObjectId treeOf(Repository repo, ObjectId commit) throws IOException {
-        if (commit.equals(indexedHead) && indexedHeadTree != null) {
-            return indexedHeadTree;
-        }
-        try (RevWalk walk = new RevWalk(repo)) {
-            return walk.parseCommit(commit).getTree().copy();
-        }
-    }
-
     private static ObjectId emptyTree(ObjectInserter objects) {
         return objects.idFor(Constants.OBJ_TREE, new byte[0]);
-    }
-
-    /**
-     * The tip of main, read from its file as git keeps it ({@code refs/heads/main}, the id and a newline); only a
-     * branch packed into {@code packed-refs} (by a person's {@code git gc}) is looked up through JGit.
-     */
-    private ObjectId tip(Repository repo) throws IOException {
-        try {
-            String content = Files.readString(gitDir.resolve(BRANCH), StandardCharsets.US_ASCII).strip();
-            if (ObjectId.isId(content)) {
-                return ObjectId.fromString(content);
-            }
-        } catch (java.nio.file.NoSuchFileException packedOrNone) {
-            // below
-        }
-        Ref main = repo.exactRef(BRANCH);
-        return main == null ? null : main.getObjectId();
-    }
-
-    /**
-     * Moves main from {@code expected} to {@code to} as git does: the new id is written to {@code main.lock} (made
-     * only if no one holds it), main is read again under the lock and must still be {@code expected}, then the
-     * lock is renamed over it. Written directly, at a quarter of what JGit's ref update costs (it also parses both
-     * commits and checks the reflog settings).
-     */
-    private void moveBranch(Repository repo, ObjectId expected, ObjectId to) throws IOException {
-        Path ref = gitDir.resolve(BRANCH);
-        Path lock = gitDir.resolve(BRANCH + ".lock");
-        Files.createDirectories(ref.getParent());
-        Files.writeString(lock, to.name() + "\n", StandardCharsets.US_ASCII, StandardOpenOption.CREATE_NEW,
-                StandardOpenOption.WRITE);
-        try {
-            ObjectId now = tip(repo);
-            if (now == null ? expected != null : !now.equals(expected)) {
-                throw new IOException("could not move " + BRANCH + ": it is at " + now + ", not " + expected
-                        + "; was it changed by someone else?");
-            }
-            Files.move(lock, ref, StandardCopyOption.ATOMIC_MOVE);
-        } finally {
-            Files.deleteIfExists(lock);
-        }
-    }
-
-    private static void check(RefUpdate.Result result, String ref) throws IOException {
-        if (!UPDATED.contains(result)) {
-            throw new IOException("could not move " + ref + " (" + result + "): was it changed by someone else?");
-        }
     }
 
     private Repository open() throws IOException, CheckpointException {
@@ -408,14 +275,6 @@ final class ShadowRepository implements AutoCloseable {
         }
     }
 
-    /**
-     * A lock on main left by a worker killed in the middle of an update. Nothing else can hold it: one session's
-     * calls run one after another on one worker, so a lock seen before a checkpoint is always stale.
-     */
-    private void clearStaleLocks() throws IOException {
-        Files.deleteIfExists(gitDir.resolve(BRANCH + ".lock"));
-    }
-
     @Override
     public synchronized void close() {
         closed = true;
@@ -423,7 +282,7 @@ final class ShadowRepository implements AutoCloseable {
             repository.close();
             repository = null;
         }
-        index = null;
+        index.forget();
     }
 
     /** This object was closed by the cache of open repositories while a caller held it: take a fresh one. */

@@ -1,26 +1,17 @@
 package dev.agentbus.sandbox.checkpointing;
 
-import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectInserter;
-import org.eclipse.jgit.lib.TreeFormatter;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.channels.Channels;
-import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
-import java.nio.file.SecureDirectoryStream;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -49,20 +40,19 @@ import java.util.function.BiConsumer;
  * it, no empty directory and no special file. Files are opened without following a link, so a link swapped in
  * for a file is never read through.
  *
+ * <p>This class decides what to look at and what to read; {@link BlobReader} reads a file into a blob and
+ * {@link GitTrees} writes a directory's tree.
+ *
  * <p>Not thread-safe: one session's checkpoints are taken one after another ({@link ShadowRepository} locks).
  */
 final class WorkspaceIndex {
-    /** Files up to this size are read into memory; larger ones are streamed into the repository. */
-    private static final long IN_MEMORY_LIMIT = 8L << 20;
-
     private final Path workspace;
     private final Dir root = new Dir();
-    private final ObjectInserter.Formatter hasher = new ObjectInserter.Formatter();
+    /** Reads the files whose stat changed. */
+    private final BlobReader blobs = new BlobReader();
     /** Whether a full scan has happened: only then does the index stand for the whole workspace. */
     private boolean complete;
     private int files;
-    /** How many times a file was read: what the stat checks save, seen by tests. */
-    private long reads;
 
     /** @param workspace the workspace's real path (links resolved), the prefix of every path a tool reports */
     WorkspaceIndex(Path workspace) {
@@ -105,8 +95,9 @@ final class WorkspaceIndex {
         return files;
     }
 
+    /** How many times a file was read: what the stat checks save, seen by tests. */
     long reads() {
-        return reads;
+        return blobs.reads();
     }
 
     /** After a restore wrote files behind its back: the next checkpoint must look at the whole workspace. */
@@ -191,7 +182,7 @@ final class WorkspaceIndex {
                 return false; // the tool went through a link, or the directory was replaced: look at everything
             }
             try {
-                opened.add(openChild(opened.getLast(), current, name));
+                opened.add(BlobReader.openChild(opened.getLast(), current, name));
             } catch (FileSystemException replacedMeanwhile) {
                 return false;
             }
@@ -214,19 +205,6 @@ final class WorkspaceIndex {
                 : visit(dir, name, absolute, opened.getLast(), stat, objects, stamp);
         markDirty(above, changed);
         return true;
-    }
-
-    /**
-     * Opens a subdirectory through its parent's open handle, refusing a link ({@code openat} with
-     * {@code O_NOFOLLOW}): the files below are then read through handles too, so a directory swapped for a link
-     * while the worker looks (by a program the agent left running) is never read through, and no file outside the
-     * workspace can end up in a checkpoint. Where the platform has no such handles, by path.
-     */
-    private static DirectoryStream<Path> openChild(DirectoryStream<Path> parent, Path path, String name)
-            throws IOException {
-        return parent instanceof SecureDirectoryStream<Path> dir
-                ? dir.newDirectoryStream(Path.of(name), LinkOption.NOFOLLOW_LINKS)
-                : Files.newDirectoryStream(path);
     }
 
     private static void markDirty(List<Dir> dirs, boolean changed) {
@@ -283,7 +261,7 @@ final class WorkspaceIndex {
                 parent.children.put(name, dir);
             }
             boolean changed;
-            try (DirectoryStream<Path> entries = openChild(in, path, name)) {
+            try (DirectoryStream<Path> entries = BlobReader.openChild(in, path, name)) {
                 changed = scanDir(dir, path, entries, objects, stamp);
             } catch (FileSystemException replacedMeanwhile) {
                 // a link or a file now, or gone: the next look records what it is
@@ -303,7 +281,7 @@ final class WorkspaceIndex {
         }
         Entry fresh;
         try {
-            fresh = read(path, name, in, stat, old instanceof Entry e ? e : null, objects, stamp);
+            fresh = blobs.read(path, name, in, stat, old instanceof Entry e ? e : null, objects, stamp);
         } catch (NoSuchFileException vanished) {
             return remove(parent, name); // deleted between the stat and the read
         }
@@ -332,81 +310,6 @@ final class WorkspaceIndex {
     }
 
     /**
-     * Reads one file (or a link's target) and stores its blob, unless it is the one recorded already. The stat was
-     * taken before the read: a write during the read changes the stat, so the next scan reads the file again.
-     */
-    private Entry read(Path path, String name, DirectoryStream<Path> in, FileStat stat, Entry old,
-                       ObjectInserter objects, long stamp) throws IOException {
-        FileMode mode = switch (stat.kind()) {
-            case EXECUTABLE -> FileMode.EXECUTABLE_FILE;
-            case SYMLINK -> FileMode.SYMLINK;
-            default -> FileMode.REGULAR_FILE;
-        };
-        ObjectId blob;
-        reads++;
-        if (stat.kind() == FileStat.Kind.SYMLINK) {
-            blob = store(Files.readSymbolicLink(path).toString().getBytes(StandardCharsets.UTF_8), old, objects);
-        } else {
-            try (SeekableByteChannel channel = in instanceof SecureDirectoryStream<Path> dir
-                    ? dir.newByteChannel(Path.of(name), Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))
-                    : Files.newByteChannel(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-                long size = channel.size();
-                blob = size <= IN_MEMORY_LIMIT ? store(readFully(channel, (int) size), old, objects)
-                        : objects.insert(Constants.OBJ_BLOB, size, bounded(channel, size));
-            }
-        }
-        return new Entry(mode, blob, stat, stat.racy(stamp));
-    }
-
-    private ObjectId store(byte[] content, Entry old, ObjectInserter objects) throws IOException {
-        ObjectId id = hasher.idFor(Constants.OBJ_BLOB, content);
-        if (old != null && old.blob().equals(id)) {
-            return id; // the same content (a touch, or a write of what was there): stored already
-        }
-        return objects.insert(Constants.OBJ_BLOB, content);
-    }
-
-    /** Up to {@code size} bytes; fewer if the file was cut short meanwhile (its stat then differs next time). */
-    private static byte[] readFully(SeekableByteChannel channel, int size) throws IOException {
-        ByteBuffer buffer = ByteBuffer.allocate(size);
-        while (buffer.hasRemaining() && channel.read(buffer) >= 0) {
-            // keep reading
-        }
-        return buffer.position() == size ? buffer.array() : java.util.Arrays.copyOf(buffer.array(), buffer.position());
-    }
-
-    private static InputStream bounded(SeekableByteChannel channel, long size) {
-        InputStream in = Channels.newInputStream(channel);
-        return new InputStream() {
-            long left = size;
-
-            @Override
-            public int read() throws IOException {
-                if (left <= 0) {
-                    return -1;
-                }
-                int b = in.read();
-                if (b >= 0) {
-                    left--;
-                }
-                return b;
-            }
-
-            @Override
-            public int read(byte[] buf, int off, int len) throws IOException {
-                if (left <= 0) {
-                    return -1;
-                }
-                int n = in.read(buf, off, (int) Math.min(len, left));
-                if (n > 0) {
-                    left -= n;
-                }
-                return n;
-            }
-        };
-    }
-
-    /**
      * The id of the workspace's tree, writing the trees of the directories that changed since the last call.
      * Null when no file is recorded.
      */
@@ -418,52 +321,22 @@ final class WorkspaceIndex {
         if (!dir.dirty) {
             return dir.tree;
         }
-        List<TreeEntry> entries = new ArrayList<>(dir.children.size());
+        List<GitTrees.TreeEntry> entries = new ArrayList<>(dir.children.size());
         for (Map.Entry<String, Node> child : dir.children.entrySet()) {
             byte[] name = child.getKey().getBytes(StandardCharsets.UTF_8);
             if (child.getValue() instanceof Entry file) {
-                entries.add(new TreeEntry(name, file.mode(), file.blob()));
+                entries.add(new GitTrees.TreeEntry(name, file.mode(), file.blob()));
             } else {
                 ObjectId tree = writeTree((Dir) child.getValue(), objects);
                 if (tree != null) {
-                    entries.add(new TreeEntry(name, FileMode.TREE, tree));
+                    entries.add(new GitTrees.TreeEntry(name, FileMode.TREE, tree));
                 }
             }
         }
-        ObjectId id = null;
-        if (!entries.isEmpty()) {
-            entries.sort(TreeEntry::compare);
-            TreeFormatter tree = new TreeFormatter();
-            for (TreeEntry e : entries) {
-                tree.append(e.name(), e.mode(), e.id());
-            }
-            id = tree.insertTo(objects);
-        }
+        ObjectId id = GitTrees.insert(entries, objects);
         dir.tree = id;
         dir.dirty = false;
         return id;
-    }
-
-    /** One line of a tree object. */
-    private record TreeEntry(byte[] name, FileMode mode, ObjectId id) {
-        /**
-         * Git's order: by the bytes of the name, a directory's name compared as if it ended in {@code /}. Another
-         * order would give another tree id for the same files, and git would call the tree corrupt.
-         */
-        static int compare(TreeEntry a, TreeEntry b) {
-            int n = Math.min(a.name.length, b.name.length);
-            for (int i = 0; i < n; i++) {
-                int d = (a.name[i] & 0xff) - (b.name[i] & 0xff);
-                if (d != 0) {
-                    return d;
-                }
-            }
-            return next(a, n) - next(b, n);
-        }
-
-        private static int next(TreeEntry e, int at) {
-            return e.name.length > at ? e.name[at] & 0xff : e.mode == FileMode.TREE ? '/' : 0;
-        }
     }
 
     /** Every recorded file by its path relative to the workspace ({@code /}-separated), for a restore. */
