@@ -106,29 +106,9 @@ final class Client {
 
     /** A GET of a stream (server-sent events): what it sends within {@code listen}, then the connection is closed. */
     Response listen(String path, java.time.Duration listen) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).GET();
-        if (bearer != null) {
-            b.header("Authorization", "Bearer " + bearer);
-        }
-        if (cookie != null) {
-            b.header("Cookie", cookie);
-        }
-        try {
-            HttpResponse<java.util.stream.Stream<String>> r = HTTP.send(b.build(),
-                    HttpResponse.BodyHandlers.ofLines());
-            StringBuffer body = new StringBuffer();
-            Thread reader = Thread.ofVirtual().start(() -> {
-                try {
-                    r.body().forEach(line -> body.append(line).append('\n'));
-                } catch (RuntimeException closed) {
-                    // closed below, after the time to listen
-                }
-            });
-            reader.join(listen.toMillis());
-            r.body().close();
-            return new Response(r.statusCode(), body.toString(), r.headers());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        try (Listening stream = open(path)) {
+            stream.reader().join(listen.toMillis()); // returns early only if the stream ends
+            return new Response(stream.status(), stream.received(), stream.headers());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
@@ -151,14 +131,14 @@ final class Client {
             HttpResponse<java.util.stream.Stream<String>> r = HTTP.send(b.build(),
                     HttpResponse.BodyHandlers.ofLines());
             StringBuffer received = new StringBuffer();
-            Thread.ofVirtual().start(() -> {
+            Thread reader = Thread.ofVirtual().start(() -> {
                 try {
                     r.body().forEach(line -> received.append(line).append('\n'));
                 } catch (RuntimeException closed) {
                     // closed by the test
                 }
             });
-            return new Listening(r.statusCode(), received, r.body());
+            return new Listening(r.statusCode(), r.headers(), received, r.body(), reader);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -167,7 +147,8 @@ final class Client {
         }
     }
 
-    record Listening(int status, StringBuffer buffer, java.util.stream.Stream<String> lines) implements AutoCloseable {
+    record Listening(int status, HttpHeaders headers, StringBuffer buffer, java.util.stream.Stream<String> lines,
+                     Thread reader) implements AutoCloseable {
         String received() {
             return buffer.toString();
         }
