@@ -176,7 +176,7 @@ async function insights(body) {
  * API shows it, edited as text and sent as typed, so the API's parser judges it and its message says what is wrong.
  */
 async function mcpServers(body) {
-  const text = h('textarea', { id: 'mcp-servers', rows: 8, spellcheck: 'false', class: 'code',
+  const text = h('textarea', { id: 'mcp-servers', rows: 10, spellcheck: 'false', class: 'code',
     'data-testid': 'mcp-servers' });
   const state = h('p', { class: 'hint', 'data-testid': 'mcp-servers-state' });
   const note = h('p', { role: 'status', 'data-testid': 'mcp-servers-status' });
