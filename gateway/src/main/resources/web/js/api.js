@@ -16,19 +16,22 @@ export class ApiError extends Error {
 }
 
 export async function api(method, path, body) {
+  return apiText(method, path, body === undefined ? undefined : JSON.stringify(body));
+}
+
+/**
+ * The same with a JSON body sent as the text it is, not parsed here first: for text a person typed (a configuration
+ * in a text box), so the API judges it and its message says what is wrong, not the browser's parser.
+ */
+export async function apiText(method, path, text) {
   const headers = {};
-  if (body !== undefined) {
+  if (text !== undefined) {
     headers['Content-Type'] = 'application/json';
   }
   if (csrfToken && method !== 'GET') {
     headers['X-CSRF-Token'] = csrfToken;
   }
-  return answer(await fetch(path, {
-    method,
-    headers,
-    credentials: 'same-origin',
-    body: body === undefined ? undefined : JSON.stringify(body),
-  }));
+  return answer(await fetch(path, { method, headers, credentials: 'same-origin', body: text }));
 }
 
 /** The JSON of an answer, or an ApiError with the API's message. */

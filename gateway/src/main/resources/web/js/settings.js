@@ -1,6 +1,7 @@
-// Your settings, each a card over one part of the API: your model server, your memory, API keys, two-factor login,
-// your browser logins and your password. Nothing secret is ever shown again after it was made.
-import { api } from './api.js';
+// Your settings, each a card over one part of the API: your model server, your memory, what Agentbus learned about
+// you, your own MCP servers, API keys, two-factor login, your browser logins and your password. Nothing secret is
+// ever shown again after it was made.
+import { api, apiText } from './api.js';
 import { samplingInputs, samplingOf, samplingRow, showSampling } from './context.js';
 import { clear, h } from './dom.js';
 import { showEnrolment } from './login.js';
@@ -10,6 +11,8 @@ export async function showSettings(root, me) {
     h('h1', {}, 'Settings'),
     await card('Model server', modelServer),
     await card('Memory', memory),
+    await card('What Agentbus learned about you', insights),
+    await card('Your MCP servers', mcpServers),
     await card('Notifications', notifications),
     await card('API keys', apiKeys),
     await card('Two-factor login', (body) => twoFactor(body, me)),
@@ -86,6 +89,119 @@ async function memory(body) {
     } }, text, h('p', {}, h('button', { type: 'submit' }, 'Save'), ' ',
       h('button', { type: 'button', onclick: () => status(note, api('DELETE', '/api/v1/memory'), 'Reset.')
         .then((m) => { text.value = m.content || ''; }, () => {}) }, 'Reset'))), note);
+}
+
+/**
+ * The insights the memory-service keeps about you (docs/memory.md), best score first, each with its marks and the
+ * changes the API allows. Every change is answered once applied, so the list is read again after each.
+ */
+async function insights(body) {
+  const list = h('ul', { class: 'insights', 'data-testid': 'insights' });
+  const empty = h('p', { class: 'hint', 'data-testid': 'insights-empty', hidden: true },
+    'Nothing learned yet. Insights are learned from your finished turns when the installation has distillation on, '
+      + 'and the agent can keep one itself with its manage_memory tool.');
+  const note = h('p', { role: 'status', 'data-testid': 'insights-status' });
+  const draw = (answer) => {
+    const all = (answer && answer.insights) || [];
+    clear(list).append(...all.map(row));
+    empty.hidden = all.length > 0;
+  };
+  const reload = async () => draw(await api('GET', '/api/v1/memory/insights'));
+  // One change: its outcome in the status line, then the list as it is now (or the API's message, if it refused).
+  const change = (promise, done) => status(note, promise, done).then(reload).catch(() => {});
+  const edit = (id, fields, done) => change(api('PUT', `/api/v1/memory/insights/${encodeURIComponent(id)}`, fields),
+    done);
+  const row = (i) => {
+    const text = h('span', { class: 'insight-text', 'data-testid': 'insight-text' }, i.text);
+    const marks = [i.pinned && 'pinned', i.disabled && 'disabled', i.protected && 'protected'].filter(Boolean)
+      .map((m) => h('span', { class: `mark ${m}`, 'data-testid': 'insight-mark', 'data-mark': m }, m));
+    const meta = h('span', { class: 'insight-meta' },
+      `${i.category} \u00b7 ${i.origin} \u00b7 score ${Number(i.score).toFixed(2)}`, ...marks);
+    const button = (label, testid, onclick) => h('button', { type: 'button', 'data-testid': testid, onclick }, label);
+    const actions = h('span', { class: 'insight-actions' },
+      button(i.pinned ? 'Unpin' : 'Pin', 'insight-pin', () => edit(i.id, { pinned: !i.pinned },
+        i.pinned ? 'Unpinned.' : 'Pinned.')),
+      button(i.disabled ? 'Enable' : 'Disable', 'insight-disable', () => edit(i.id, { disabled: !i.disabled },
+        i.disabled ? 'Enabled.' : 'Disabled.')),
+      button(i.protected ? 'Unprotect' : 'Protect', 'insight-protect', () => edit(i.id, { protected: !i.protected },
+        i.protected ? 'Unprotected.' : 'Protected.')),
+      button('Edit', 'insight-edit', () => {
+        const input = h('input', { 'data-testid': 'insight-edit-text', value: i.text, maxlength: 500,
+          'aria-label': 'The insight\u2019s text' });
+        text.replaceWith(h('form', { class: 'insight-edit', onsubmit: (e) => {
+          e.preventDefault();
+          edit(i.id, { text: input.value }, 'Saved.');
+        } }, input, h('button', { type: 'submit', 'data-testid': 'insight-edit-save' }, 'Save'), ' ',
+        h('button', { type: 'button', onclick: () => reload().catch(() => {}) }, 'Cancel')));
+        input.focus();
+      }),
+      button('Delete', 'insight-delete', () => change(api('DELETE',
+        `/api/v1/memory/insights/${encodeURIComponent(i.id)}`), 'Deleted.')));
+    return h('li', { class: `insight${i.disabled ? ' disabled' : ''}`, 'data-testid': 'insight', 'data-id': i.id,
+      'data-pinned': String(!!i.pinned), 'data-disabled': String(!!i.disabled),
+      'data-protected': String(!!i.protected) }, text, meta, actions);
+  };
+  const refine = h('button', { type: 'button', 'data-testid': 'insights-refine', onclick: async () => {
+    refine.disabled = true;
+    try {
+      // The model merges duplicates; the gateway waits up to a minute, then answers 202 and it applies later.
+      const refined = status(note, api('POST', '/api/v1/memory/insights/refine', { waitSeconds: 60 }), 'Refined.');
+      note.textContent = 'Refining\u2026 the model may take up to a minute.';
+      const answer = await refined;
+      if (answer && answer.insights) {
+        draw(answer);
+      } else if (answer && answer.message) {
+        note.textContent = answer.message;
+      }
+    } catch {
+      // status() shows the API's message.
+    } finally {
+      refine.disabled = false;
+    }
+  } }, 'Refine');
+  body.append(h('p', { class: 'hint' }, 'Facts the agent is given about you, best score first. A pinned one never '
+      + 'fades; a disabled one is kept but not given; a protected one is never changed by the agent or by Refine. '
+      + 'Refine asks the model to merge duplicates.'),
+  list, empty,
+  h('p', {}, refine, ' ', h('button', { type: 'button', 'data-testid': 'insights-clear', onclick: () => {
+    if (confirm('Delete everything Agentbus learned about you?')) {
+      change(api('DELETE', '/api/v1/memory/insights'), 'All deleted.');
+    }
+  } }, 'Clear all')), note);
+  await reload();
+}
+
+/**
+ * Your own MCP servers, in every session you own (docs/tools.md, "Per user"): the {"mcpServers": {...}} JSON as the
+ * API shows it, edited as text and sent as typed, so the API's parser judges it and its message says what is wrong.
+ */
+async function mcpServers(body) {
+  const text = h('textarea', { id: 'mcp-servers', rows: 10, spellcheck: 'false', class: 'code',
+    'data-testid': 'mcp-servers' });
+  const state = h('p', { class: 'hint', 'data-testid': 'mcp-servers-state' });
+  const note = h('p', { role: 'status', 'data-testid': 'mcp-servers-status' });
+  const show = (c) => {
+    text.value = JSON.stringify({ mcpServers: c.mcpServers || {} }, null, 2);
+    state.textContent = c.own
+      ? `Version ${c.version}, saved ${new Date(c.updatedAt).toLocaleString()}.`
+      : 'None of your own: your sessions have the team\u2019s servers only.';
+  };
+  show(await api('GET', '/api/v1/me/mcp-servers'));
+  body.append(h('p', { class: 'hint' }, 'Servers of your own in every session you own: stdio ones (command, args, '
+      + 'env) run in the session\u2019s sandbox, HTTP ones (url, headers) are reached by the sandbox-worker. Values of '
+      + 'env and headers come back as ***. A save replaces everything with what the box holds, and a *** left in it '
+      + 'is saved as the value *** itself (the old secret is not kept): type every value again before saving.'),
+  h('form', { onsubmit: (e) => {
+    e.preventDefault();
+    if (text.value.includes('"***"')
+        && !confirm('Some values are still ***: they would be saved as *** and the old values lost. Save anyway?')) {
+      return;
+    }
+    status(note, apiText('PUT', '/api/v1/me/mcp-servers', text.value), 'Saved.').then(show, () => {});
+  } }, h('label', { for: 'mcp-servers' }, 'Configuration'), text, state,
+  h('p', {}, h('button', { type: 'submit', 'data-testid': 'mcp-servers-save' }, 'Save'), ' ',
+    h('button', { type: 'button', 'data-testid': 'mcp-servers-remove', onclick: () => status(note,
+      api('DELETE', '/api/v1/me/mcp-servers'), 'Removed.').then(show, () => {}) }, 'Remove all'))), note);
 }
 
 const NOTIFICATION_KINDS = [

@@ -41,6 +41,8 @@ class BrowserIT extends OnStandaloneStack {
 
     static ChromeDriver chrome;
     static String totpSecret;
+    /** The API as vic, the person the tests log in as: to seed and check what the browser shows and changes. */
+    static GatewayClient vic;
 
     @BeforeAll
     static void startBrowser() throws Exception {
@@ -48,7 +50,7 @@ class BrowserIT extends OnStandaloneStack {
         // The model's context window, as vLLM tells it: the context gauge shows tokens against it.
         model.tellContextWindow(WindowStyle.VLLM, 32_768);
         totpSecret = userWithTwoFactor("uma");
-        TeamsIT.newUserKey("vic");
+        vic = new GatewayClient(stack.stack.gatewayUrl(), TeamsIT.newUserKey("vic"));
     }
 
     @AfterAll
@@ -821,6 +823,133 @@ class BrowserIT extends OnStandaloneStack {
                 + java.util.Base64.getEncoder().encodeToString(VisionAndReasoningIT.PNG));
         assertThat(visible("message-images").getText()).contains("uploads/dot.png");
         assertThat(byTestId("attached-images").getText()).as("sent with that message only").isEmpty();
+    }
+
+    @Test
+    void insights_are_pinned_edited_protected_disabled_deleted_and_cleared_in_settings() throws Exception {
+        // Distillation is off on this stack: the agent's manage_memory keeps the insights, as it would for anyone.
+        model.replyToolCalls(List.of(
+                        ScriptedToolCall.of("manage_memory", "{\"action\":\"add\",\"category\":\"preference\","
+                                + "\"text\":\"prefers tabs\"}"),
+                        ScriptedToolCall.of("manage_memory", "{\"action\":\"add\",\"category\":\"project\","
+                                + "\"text\":\"works on the billing service\"}")))
+                .replyText("Noted.");
+        String session = vic.createSession("remember me");
+        vic.postMessage(session, "Remember that I like tabs and that I work on billing.");
+        dev.agentbus.testkit.Poll.until("the agent's insights", WAIT, () -> insightTexts().containsAll(
+                List.of("prefers tabs", "works on the billing service")));
+
+        logIn();
+        visible("nav-settings").click();
+        WebElement tabs = insightRow("prefers tabs");
+        assertThat(tabs.getText()).contains("preference").contains("agent").containsPattern("score \\d\\.\\d\\d");
+        assertThat(tabs.findElements(By.cssSelector("[data-testid=insight-mark]"))).isEmpty();
+
+        tabs.findElement(By.cssSelector("[data-testid=insight-pin]")).click();
+        wait(d -> insightRow("prefers tabs").getAttribute("data-pinned").equals("true") ? true : null);
+        assertThat(insightJson("prefers tabs").get("pinned").asBoolean()).isTrue();
+        assertThat(insightRow("prefers tabs").findElement(By.cssSelector("[data-testid=insight-pin]")).getText())
+                .isEqualTo("Unpin");
+
+        // A blank text is refused with the API's message, and the edit stays open to be corrected.
+        insightRow("prefers tabs").findElement(By.cssSelector("[data-testid=insight-edit]")).click();
+        WebElement text = visible("insight-edit-text");
+        text.clear();
+        byTestId("insight-edit-save").click();
+        wait(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("[data-testid=insights-status]"),
+                "text must not be blank"));
+        text.sendKeys("prefers tabs, four wide");
+        byTestId("insight-edit-save").click();
+        String id = insightRow("prefers tabs, four wide").getAttribute("data-id");
+        assertThat(insightTexts()).contains("prefers tabs, four wide").doesNotContain("prefers tabs");
+        assertThat(insightJson("prefers tabs, four wide").get("id").asText()).isEqualTo(id);
+
+        insightRow("prefers tabs, four wide").findElement(By.cssSelector("[data-testid=insight-protect]")).click();
+        wait(d -> insightRow("prefers tabs, four wide").getAttribute("data-protected").equals("true") ? true : null);
+        assertThat(insightJson("prefers tabs, four wide").get("protected").asBoolean()).isTrue();
+        assertThat(insightRow("prefers tabs, four wide").findElements(By.cssSelector("[data-testid=insight-mark]")))
+                .extracting(m -> m.getAttribute("data-mark")).containsExactly("pinned", "protected");
+
+        insightRow("works on the billing service").findElement(By.cssSelector("[data-testid=insight-disable]")).click();
+        wait(d -> insightRow("works on the billing service").getAttribute("data-disabled").equals("true")
+                ? true : null);
+        assertThat(insightJson("works on the billing service").get("disabled").asBoolean()).isTrue();
+        insightRow("works on the billing service").findElement(By.cssSelector("[data-testid=insight-delete]")).click();
+        wait(d -> d.findElements(By.cssSelector("[data-testid=insight-text]")).size() == 1 ? true : null);
+        assertThat(insightTexts()).containsExactly("prefers tabs, four wide");
+
+        // Clear all asks first: dismissed, nothing goes; accepted, everything goes and the empty state shows.
+        byTestId("insights-clear").click();
+        wait(ExpectedConditions.alertIsPresent()).dismiss();
+        assertThat(insightTexts()).containsExactly("prefers tabs, four wide");
+        byTestId("insights-clear").click();
+        wait(ExpectedConditions.alertIsPresent()).accept();
+        assertThat(visible("insights-empty").getText()).contains("distillation").contains("manage_memory");
+        assertThat(insightTexts()).isEmpty();
+    }
+
+    @Test
+    void your_mcp_servers_are_saved_shown_masked_refused_with_the_apis_message_and_removed() throws Exception {
+        String config = "{\"mcpServers\":{\"mine\":{\"command\":\"node\",\"args\":[\"x.js\"],"
+                + "\"env\":{\"TOKEN\":\"s3cret\"}}}}";
+        logIn();
+        visible("nav-settings").click();
+        WebElement box = visible("mcp-servers");
+        assertThat(Json.mapper().readTree(box.getAttribute("value")).get("mcpServers").isEmpty()).as("none yet")
+                .isTrue();
+
+        box.clear();
+        box.sendKeys(config);
+        byTestId("mcp-servers-save").click();
+        wait(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("[data-testid=mcp-servers-status]"),
+                "Saved."));
+        var shown = Json.mapper().readTree(byTestId("mcp-servers").getAttribute("value"));
+        assertThat(shown.at("/mcpServers/mine/command").asText()).isEqualTo("node");
+        assertThat(shown.at("/mcpServers/mine/env/TOKEN").asText()).isEqualTo("***");
+        assertThat(byTestId("mcp-servers").getAttribute("value")).doesNotContain("s3cret");
+        assertThat(byTestId("mcp-servers-state").getText()).contains("Version 1");
+        GatewayClient.Response saved = vic.get("/api/v1/me/mcp-servers");
+        assertThat(saved.json().get("own").asBoolean()).as(saved.body()).isTrue();
+        assertThat(saved.json().at("/mcpServers/mine/args/0").asText()).isEqualTo("x.js");
+
+        for (var bad : Map.of("{\"mcpServers\": {\"mine\": ", "is not valid JSON",
+                "{\"mcpServers\":{\"mine\":{\"command\":\"node\",\"trusted\":true}}}",
+                "only the team's configuration").entrySet()) {
+            byTestId("mcp-servers").clear();
+            byTestId("mcp-servers").sendKeys(bad.getKey());
+            byTestId("mcp-servers-save").click();
+            wait(ExpectedConditions.textToBePresentInElementLocated(
+                    By.cssSelector("[data-testid=mcp-servers-status].error"), bad.getValue()));
+        }
+        assertThat(vic.get("/api/v1/me/mcp-servers").json().get("version").asLong()).as("unchanged").isEqualTo(1);
+
+        byTestId("mcp-servers-remove").click();
+        wait(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("[data-testid=mcp-servers-status]"),
+                "Removed."));
+        assertThat(Json.mapper().readTree(byTestId("mcp-servers").getAttribute("value")).get("mcpServers").isEmpty())
+                .isTrue();
+        assertThat(vic.get("/api/v1/me/mcp-servers").json().get("own").asBoolean()).isFalse();
+    }
+
+    /** The row of the insight with this text, once the settings page shows it. */
+    private static WebElement insightRow(String text) {
+        return wait(d -> d.findElements(By.cssSelector("[data-testid=insight]")).stream()
+                .filter(r -> r.findElements(By.cssSelector("[data-testid=insight-text]")).stream()
+                        .anyMatch(t -> t.getText().equals(text))).findFirst().orElse(null));
+    }
+
+    private static List<String> insightTexts() {
+        GatewayClient.Response r = vic.get("/api/v1/memory/insights");
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        return java.util.stream.StreamSupport.stream(r.json().get("insights").spliterator(), false)
+                .map(i -> i.get("text").asText()).toList();
+    }
+
+    private static com.fasterxml.jackson.databind.JsonNode insightJson(String text) {
+        GatewayClient.Response r = vic.get("/api/v1/memory/insights");
+        return java.util.stream.StreamSupport.stream(r.json().get("insights").spliterator(), false)
+                .filter(i -> i.get("text").asText().equals(text)).findFirst()
+                .orElseThrow(() -> new AssertionError("no insight '" + text + "' in " + r.body()));
     }
 
     /** Logs in as vic, who has no second factor: a TOTP code works once, and the tests log in many times. */
