@@ -189,14 +189,10 @@ async function mcpServers(body) {
   show(await api('GET', '/api/v1/me/mcp-servers'));
   body.append(h('p', { class: 'hint' }, 'Servers of your own in every session you own: stdio ones (command, args, '
       + 'env) run in the session\u2019s sandbox, HTTP ones (url, headers) are reached by the sandbox-worker. Values of '
-      + 'env and headers come back as ***. A save replaces everything with what the box holds, and a *** left in it '
-      + 'is saved as the value *** itself (the old secret is not kept): type every value again before saving.'),
+      + 'env and headers come back as ***. A save replaces everything with what the box holds; a *** left as it is '
+      + 'keeps the value saved before for that server and name, so type only the values you change.'),
   h('form', { onsubmit: (e) => {
     e.preventDefault();
-    if (text.value.includes('"***"')
-        && !confirm('Some values are still ***: they would be saved as *** and the old values lost. Save anyway?')) {
-      return;
-    }
     status(note, apiText('PUT', '/api/v1/me/mcp-servers', text.value), 'Saved.').then(show, () => {});
   } }, h('label', { for: 'mcp-servers' }, 'Configuration'), text, state,
   h('p', {}, h('button', { type: 'submit', 'data-testid': 'mcp-servers-save' }, 'Save'), ' ',

@@ -912,6 +912,13 @@ class BrowserIT extends OnStandaloneStack {
         assertThat(saved.json().get("own").asBoolean()).as(saved.body()).isTrue();
         assertThat(saved.json().at("/mcpServers/mine/args/0").asText()).isEqualTo("x.js");
 
+        // Saving what the box shows, *** and all, keeps the secret (the gateway's UserMcpServersIT opens it).
+        byTestId("mcp-servers-save").click();
+        wait(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("[data-testid=mcp-servers-state]"),
+                "Version 2"));
+        assertThat(vic.get("/api/v1/me/mcp-servers").json().at("/mcpServers/mine/env/TOKEN").asText())
+                .isEqualTo("***");
+
         for (var bad : Map.of("{\"mcpServers\": {\"mine\": ", "is not valid JSON",
                 "{\"mcpServers\":{\"mine\":{\"command\":\"node\",\"trusted\":true}}}",
                 "only the team's configuration").entrySet()) {
@@ -921,7 +928,7 @@ class BrowserIT extends OnStandaloneStack {
             wait(ExpectedConditions.textToBePresentInElementLocated(
                     By.cssSelector("[data-testid=mcp-servers-status].error"), bad.getValue()));
         }
-        assertThat(vic.get("/api/v1/me/mcp-servers").json().get("version").asLong()).as("unchanged").isEqualTo(1);
+        assertThat(vic.get("/api/v1/me/mcp-servers").json().get("version").asLong()).as("unchanged").isEqualTo(2);
 
         byTestId("mcp-servers-remove").click();
         wait(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("[data-testid=mcp-servers-status]"),

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -115,11 +116,29 @@ class UserMcpServersIT {
         assertThat(box.open(stored.servers().get(1).headers().get("Authorization"), userId))
                 .isEqualTo("Bearer carol-token");
 
-        // A second PUT replaces the whole configuration, one version on.
+        // What GET showed, sent back with one argument changed: a "***" keeps the value saved for that name.
+        Client.Response kept = carol.put(ROUTE, Map.of("mcpServers", Map.of("everything", Map.of("command", "npx",
+                "args", List.of("-y", "@modelcontextprotocol/server-everything", "--verbose"),
+                "env", Map.of("API_KEY", "***")))));
+        assertThat(kept.status()).as(kept.body()).isEqualTo(200);
+        UserMcpServers keptStored = dev.agentbus.events.codec.EventCodec.decodeValue(CompactedTopicView.readToEnd(
+                kafka(), Topics.USER_MCP_SERVERS.name(), "test-user-mcp-kept", bytes -> bytes).get(userId),
+                UserMcpServers.class);
+        assertThat(box.open(keptStored.servers().getFirst().env().get("API_KEY"), userId))
+                .isEqualTo("sk-carol-secret");
+        assertThat(keptStored.servers().getFirst().args()).endsWith("--verbose");
+        // A "***" for a name that had no value is refused, never saved as three stars.
+        Client.Response noValue = carol.put(ROUTE, Map.of("mcpServers", Map.of("everything", Map.of("command", "npx",
+                "env", Map.of("OTHER_KEY", "***")))));
+        assertThat(noValue.status()).isEqualTo(400);
+        assertThat(noValue.json().get("message").asText()).isEqualTo("env OTHER_KEY of server everything is \"***\", "
+                + "but no value was saved for it before: type the value itself");
+
+        // A PUT replaces the whole configuration, one version on.
         Client.Response second = carol.put(ROUTE, Map.of("mcpServers", Map.of("only", Map.of("command", "srv"))));
         assertThat(second.status()).as(second.body()).isEqualTo(200);
         JsonNode after = carol.get(ROUTE).json();
-        assertThat(after.get("version").asLong()).isEqualTo(2);
+        assertThat(after.get("version").asLong()).isEqualTo(3);
         assertThat(after.get("mcpServers").size()).isEqualTo(1);
 
         // Dave's DELETE removes nothing of Carol's; hers does.

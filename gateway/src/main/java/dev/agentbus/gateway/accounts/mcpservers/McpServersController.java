@@ -80,9 +80,10 @@ class McpServersController {
             return delete(request);
         }
         Instant now = clock.instant();
+        Optional<UserMcpServers> before = store.of(user);
         UserMcpServers record = new UserMcpServers(user,
-                servers.stream().map(s -> s.withSecrets((name, value) -> secrets.seal(value, user))).toList(),
-                store.of(user).map(UserMcpServers::version).orElse(0L) + 1, now);
+                servers.stream().map(s -> sealed(s, before, user)).toList(),
+                before.map(UserMcpServers::version).orElse(0L) + 1, now);
         if (!store.put(record)) {
             throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, "the change was written but not read back within "
                     + "10 s; it applies when Kafka catches up");
@@ -106,6 +107,36 @@ class McpServersController {
             audit(request, clock.instant(), Map.of("mcpServers", Map.of()));
         }
         return ApiJson.write(McpServers.none());
+    }
+
+    /**
+     * The server with its env and headers values sealed. A value sent back as {@code ***} (as GET shows it) keeps the
+     * value sealed before for the same server and name, so a person can change a server's arguments without typing
+     * its key again; {@code ***} where nothing was kept is a 400, never a secret of three stars.
+     */
+    private McpServerConfig sealed(McpServerConfig server, Optional<UserMcpServers> before, String user) {
+        Optional<McpServerConfig> old = before.flatMap(b -> b.servers().stream()
+                .filter(o -> o.name().equals(server.name())).findFirst());
+        return new McpServerConfig(server.name(), server.source(), server.command(), server.args(),
+                sealedValues(server.name(), "env", server.env(), old.map(McpServerConfig::env), user), server.url(),
+                sealedValues(server.name(), "headers", server.headers(), old.map(McpServerConfig::headers), user),
+                server.trusted());
+    }
+
+    private Map<String, String> sealedValues(String server, String where, Map<String, String> values,
+                                             Optional<Map<String, String>> kept, String user) {
+        Map<String, String> out = new LinkedHashMap<>();
+        values.forEach((name, value) -> {
+            if (!McpServers.HIDDEN.equals(value)) {
+                out.put(name, secrets.seal(value, user));
+            } else if (kept.isPresent() && kept.get().containsKey(name)) {
+                out.put(name, kept.get().get(name));
+            } else {
+                throw ApiException.badRequest(where + " " + name + " of server " + server + " is \"***\", but no "
+                        + "value was saved for it before: type the value itself");
+            }
+        });
+        return out;
     }
 
     /** The servers of the body, by the rules of a user's configuration; a 400 naming the problem otherwise. */
