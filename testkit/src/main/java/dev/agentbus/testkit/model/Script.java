@@ -1,10 +1,12 @@
 package dev.agentbus.testkit.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
+
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
-import java.util.List;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -31,10 +33,17 @@ final class Script {
     /** Exactly these {@code data:} event payloads, then {@code data: [DONE]}. */
     record RawStream(List<String> events) implements Step {}
 
-    /** The replies and the request count of one marked conversation. */
+    /**
+     * The replies and the request count of one marked conversation. By default each request takes the next reply;
+     * {@code byHistory}, the reply is the one for the conversation's position (how many assistant messages the request
+     * already holds), so a request asked again with the same history (a model call made again after a crash or a
+     * rebalance, as invariant 3 allows) gets the same answer instead of the next one.
+     */
     static final class ConversationQueue {
         private final String mark;
-        private final Deque<ScriptedReply> replies = new ArrayDeque<>();
+        private final List<ScriptedReply> replies = new ArrayList<>();
+        private boolean byHistory;
+        private int taken;
         private int requests;
 
         private ConversationQueue(String mark) {
@@ -86,7 +95,13 @@ final class Script {
 
     int remaining(ConversationQueue conversation) {
         synchronized (lock) {
-            return conversation.replies.size();
+            return conversation.replies.size() - conversation.taken;
+        }
+    }
+
+    void answerByHistory(ConversationQueue conversation) {
+        synchronized (lock) {
+            conversation.byHistory = true;
         }
     }
 
@@ -113,12 +128,26 @@ final class Script {
             for (ConversationQueue conversation : conversations.values()) {
                 if (firstUserMessage.contains(conversation.mark)) {
                     conversation.requests++;
-                    ScriptedReply reply = conversation.replies.pollFirst();
-                    return reply == null ? null : new Reply(reply);
+                    int index = conversation.byHistory ? assistantMessages(request) : conversation.taken;
+                    if (index >= conversation.replies.size()) {
+                        return null;
+                    }
+                    conversation.taken = Math.max(conversation.taken, index + 1);
+                    return new Reply(conversation.replies.get(index));
                 }
             }
             return steps.pollFirst();
         }
+    }
+
+    private static int assistantMessages(JsonNode request) {
+        int count = 0;
+        for (JsonNode message : request.path("messages")) {
+            if ("assistant".equals(message.path("role").asText())) {
+                count++;
+            }
+        }
+        return count;
     }
 
     /** Forgets every step and conversation; handles to old conversations no longer match any request. */

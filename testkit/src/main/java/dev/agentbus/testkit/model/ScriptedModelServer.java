@@ -256,7 +256,18 @@ public final class ScriptedModelServer implements AutoCloseable {
             return this;
         }
 
-        /** Chat requests of this conversation so far. */
+        /**
+         * From now on a request gets the reply for its place in the conversation (how many assistant messages it
+         * holds), not the next one: a model call made again with the same history (after a crash or a partition
+         * moving to another orchestrator, which invariant 3 allows for a decision never recorded) is answered the
+         * same, so a test need not know whether it happened.
+         */
+        public Conversation sameAnswerWhenAskedAgain() {
+            script.answerByHistory(queue);
+            return this;
+        }
+
+        /** Chat requests of this conversation so far (a call made again counts again). */
         public int requestCount() {
             return script.requestCount(queue);
         }

@@ -105,6 +105,25 @@ class ScriptedModelServerTest {
         assertThat(server.requestCount()).isEqualTo(5);
     }
 
+    @Test
+    void a_conversation_answering_by_history_answers_a_request_asked_again_the_same() throws Exception {
+        server.conversation("[R]").sameAnswerWhenAskedAgain().replyText("first").replyText("second");
+
+        String opening = request(false, "task [R]");
+        assertThat(content(post(opening))).isEqualTo("first");
+        // The same history again (a model call made again after a crash): the same answer, not the next one.
+        assertThat(content(post(opening))).isEqualTo("first");
+        var later = (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(opening);
+        ((com.fasterxml.jackson.databind.node.ArrayNode) later.get("messages")).addObject()
+                .put("role", "assistant").put("content", "first");
+        ((com.fasterxml.jackson.databind.node.ArrayNode) later.get("messages")).addObject()
+                .put("role", "user").put("content", "go on");
+        assertThat(content(post(JSON.writeValueAsString(later)))).isEqualTo("second");
+
+        assertThat(server.conversation("[R]").requestCount()).isEqualTo(3);
+        assertThat(server.conversation("[R]").remaining()).isZero();
+    }
+
     private static String content(HttpResponse<String> response) throws IOException {
         return JSON.readTree(response.body()).path("choices").get(0).path("message").path("content").asText();
     }
