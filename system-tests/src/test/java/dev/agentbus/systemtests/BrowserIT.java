@@ -495,6 +495,9 @@ class BrowserIT extends OnStandaloneStack {
         byTestId("group-create").click();
         WebElement group = wait(ExpectedConditions.presenceOfElementLocated(
                 By.cssSelector("[data-testid=group][data-group='browser-qa']")));
+        // The admin themself: a session is shared only with a group its owner belongs to.
+        new org.openqa.selenium.support.ui.Select(group.findElement(By.cssSelector("select")))
+                .selectByVisibleText("admin");
         group.findElement(By.cssSelector("[data-testid=group-add-member]")).click();
         wait(ExpectedConditions.presenceOfElementLocated(
                 By.cssSelector("[data-testid=group][data-group='browser-qa'] .member")));

@@ -1,5 +1,6 @@
 package dev.agentbus.gateway.sessions;
 
+import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.state.SessionState;
 import dev.agentbus.gateway.accounts.groups.Groups;
 import dev.agentbus.gateway.errors.ApiException;
@@ -46,6 +47,24 @@ public final class SessionAccess {
     /** {@link #readable(String, HttpRequest)} for a user the caller has authenticated (the MCP server's tools). */
     public SessionState readable(String sessionId, String user) {
         return reachable(sessionId, user, Groups.Mode.READ);
+    }
+
+    /**
+     * A session the caller may see, as they may see it: {@link #readable} with the owner's memory hidden from anyone
+     * else ({@link SessionViewer}). For answers; decisions use {@link #readable} and {@link #writable}.
+     */
+    public SessionState shown(String sessionId, HttpRequest<?> request) {
+        return viewer(sessionId, request).state(readable(sessionId, request));
+    }
+
+    /** The log of a session the caller may see, as they may see it ({@link SessionViewer}). */
+    public List<EventEnvelope> shownLog(String sessionId, HttpRequest<?> request) {
+        return viewer(sessionId, request).events(directory.events(sessionId, 0));
+    }
+
+    /** How the caller sees a session they may see, for a stream of its events: a new one per stream. */
+    public SessionViewer viewer(String sessionId, HttpRequest<?> request) {
+        return SessionViewer.of(readable(sessionId, request), userOf(request));
     }
 
     /** A session the caller may act in (post, cancel, run tools, rewind): their own or shared for writing. */

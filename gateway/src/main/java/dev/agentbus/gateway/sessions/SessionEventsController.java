@@ -38,13 +38,13 @@ class SessionEventsController {
     @Get(value = "/{id}/events", produces = MediaType.TEXT_EVENT_STREAM)
     public Publisher<Event<String>> events(String id, @Nullable @Header("Last-Event-ID") String lastEventId,
                                            @Nullable @QueryValue Long after, HttpRequest<?> request) {
-        sessions.readable(id, request);
+        SessionViewer viewer = sessions.viewer(id, request);
         long from = resumePoint(lastEventId, after);
         Flux<Event<String>> log = Flux.create(sink -> {
             Runnable unsubscribe = directory.subscribe(id, from, new SessionDirectory.Subscriber() {
                 @Override
                 public void onEvent(EventEnvelope e) {
-                    var node = EventCodec.eventNode(e);
+                    var node = EventCodec.eventNode(viewer.event(e));
                     sink.next(Event.of(node.toString()).id(Long.toString(e.seq())).name(node.get("type").asText()));
                 }
 

@@ -162,14 +162,13 @@ class SessionsController {
     @Get("/{id}")
     @Produces(MediaType.APPLICATION_JSON)
     public String show(String id, HttpRequest<?> request) {
-        return ApiJson.write(SessionDetails.of(sessions.readable(id, request)));
+        return ApiJson.write(SessionDetails.of(sessions.shown(id, request)));
     }
 
     @Get(value = "/{id}/log")
     @Produces("application/x-ndjson")
     public String log(String id, HttpRequest<?> request) {
-        sessions.readable(id, request);
-        return directory.events(id, 0).stream().map(EventCodec::eventToJson)
+        return sessions.shownLog(id, request).stream().map(EventCodec::eventToJson)
                 .collect(Collectors.joining("\n", "", "\n"));
     }
 }

@@ -9,6 +9,7 @@ import dev.agentbus.gateway.errors.ApiException;
 import dev.agentbus.gateway.readmodels.ReadModelDatabase;
 import dev.agentbus.gateway.sessions.SessionAccess;
 import dev.agentbus.gateway.sessions.SessionDirectory;
+import dev.agentbus.gateway.sessions.SessionViewer;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MediaType;
@@ -91,12 +92,13 @@ class ShareLinksController {
                 .orElseThrow(() -> ApiException.notFound("no such share link (it may have been revoked)"));
         SessionState session = directory.state(sessionId)
                 .orElseThrow(() -> ApiException.notFound("no such share link (it may have been revoked)"));
-        return ApiJson.write(new SharedSession(session.title(), session.updatedAt(), MarkdownTranscript.of(session)));
+        return ApiJson.write(new SharedSession(session.title(), session.updatedAt(),
+                MarkdownTranscript.of(SessionViewer.anonymous(session).state(session))));
     }
 
     @Get("/v1/sessions/{id}/export.md")
     public HttpResponse<byte[]> markdown(String id, HttpRequest<?> request) {
-        SessionState session = sessions.readable(id, request);
+        SessionState session = sessions.shown(id, request);
         return HttpResponse.ok(MarkdownTranscript.of(session).getBytes(StandardCharsets.UTF_8))
                 .contentType(new MediaType("text/markdown; charset=utf-8"))
                 .header("Content-Disposition", "attachment; filename=\"session-" + session.sessionId() + ".md\"");

@@ -71,8 +71,7 @@ class TransferController {
     /** The whole log, one stored envelope per line: the file {@code import} and {@code agentbus replay} read. */
     @Get(value = "/{id}/export", produces = NDJSON)
     public HttpResponse<String> export(String id, HttpRequest<?> request) {
-        sessions.readable(id, request);
-        return HttpResponse.ok(JsonlLog.write(directory.events(id, 0)))
+        return HttpResponse.ok(JsonlLog.write(sessions.shownLog(id, request)))
                 .header("Content-Disposition", "attachment; filename=\"" + id + ".jsonl\"");
     }
 
@@ -110,7 +109,8 @@ class TransferController {
         checkTitle(body.title());
         SessionInput.ForkSession fork;
         try {
-            fork = Forks.at(directory.events(id, 0), body.atSeq(), body.title());
+            // What the caller may see of it: a group member's fork does not carry the owner's memory over.
+            fork = Forks.at(sessions.shownLog(id, request), body.atSeq(), body.title());
         } catch (IllegalArgumentException e) {
             throw ApiException.badRequest(e.getMessage());
         }

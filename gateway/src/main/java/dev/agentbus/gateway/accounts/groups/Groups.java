@@ -19,6 +19,9 @@ import java.util.regex.Pattern;
 /** The {@code groups}, {@code group_members} and {@code session_shares} tables. */
 public final class Groups {
     public static final Pattern GROUP_ID = Pattern.compile("[a-z0-9][a-z0-9._-]{0,63}");
+    /** Joined to a share: its owner is a member of the group it is shared with. */
+    private static final String OWNER_IN_GROUP = "JOIN group_members o ON o.group_id = s.group_id "
+            + "AND o.user_id = s.shared_by ";
 
     /** How much a share lets a group member do: read sees everything; write also posts, cancels, runs tools. */
     public enum Mode {
@@ -64,6 +67,11 @@ public final class Groups {
                 return rs.next();
             }
         }
+    }
+
+    public static boolean isMember(Connection c, String groupId, String userId) throws SQLException {
+        return !strings(c, "SELECT 1 FROM group_members WHERE group_id = ? AND user_id = ?", groupId, userId)
+                .isEmpty();
     }
 
     public static void addMember(Connection c, String groupId, String userId) throws SQLException {
@@ -127,10 +135,14 @@ public final class Groups {
         }
     }
 
-    /** The most a user may do with a session through their groups' shares: write beats read; empty for none. */
+    /**
+     * The most a user may do with a session through their groups' shares: write beats read; empty for none. A share
+     * counts only while its owner ({@code shared_by}: only the owner shares) is in the group too, so a share with a
+     * group the owner is not in (made before that was refused, or the owner left it since) opens nothing.
+     */
     public static Optional<Mode> access(Connection c, String sessionId, String userId) throws SQLException {
         List<String> modes = strings(c, "SELECT s.mode FROM session_shares s JOIN group_members m USING (group_id) "
-                + "WHERE s.session_id = ? AND m.user_id = ?", sessionId, userId);
+                + OWNER_IN_GROUP + "WHERE s.session_id = ? AND m.user_id = ?", sessionId, userId);
         if (modes.contains("write")) {
             return Optional.of(Mode.WRITE);
         }
@@ -140,7 +152,7 @@ public final class Groups {
     /** The sessions shared with any of the user's groups. */
     public static List<String> sharedWith(Connection c, String userId) throws SQLException {
         return strings(c, "SELECT DISTINCT s.session_id FROM session_shares s JOIN group_members m USING (group_id) "
-                + "WHERE m.user_id = ? ORDER BY s.session_id", userId);
+                + OWNER_IN_GROUP + "WHERE m.user_id = ? ORDER BY s.session_id", userId);
     }
 
     private static boolean update(Connection c, String sql, String... params) throws SQLException {

@@ -30,11 +30,15 @@ import static dev.agentbus.gateway.auth.Callers.userOf;
 /**
  * A session's owner shares it with a group: {@code GET /api/v1/sessions/{id}/shares},
  * {@code PUT /api/v1/sessions/{id}/shares/{groupId}} with {@code {"mode":"read"|"write"}}, and {@code DELETE}.
- * Only the owner may (a member with write access may not pass the session on).
+ * Only the owner may (a member with write access may not pass the session on), and only with a group the owner
+ * belongs to ({@link Groups#access} checks that again on every read, for shares made before this rule).
  */
 @Controller("/api/v1/sessions/{id}/shares")
 @ExecuteOn(TaskExecutors.BLOCKING)
 class SharesController {
+    static final String NOT_YOUR_GROUP = "no such group among yours: a session is shared only with a group its owner "
+            + "belongs to";
+
     private final ReadModelDatabase database;
     private final SessionAccess sessions;
     private final Clock clock = Clock.systemUTC();
@@ -68,8 +72,10 @@ class SharesController {
         Instant now = clock.instant();
         String user = userOf(request);
         database.query(c -> {
-            if (!Groups.exists(c, groupId)) {
-                throw ApiException.notFound("no group " + groupId);
+            // One answer for a group that does not exist and one the owner is not in (not even the id echoed), so
+            // the route tells nobody which groups exist, and a share reaches only people the owner already works with.
+            if (!Groups.isMember(c, groupId, user)) {
+                throw ApiException.notFound(NOT_YOUR_GROUP);
             }
             Groups.share(c, id, groupId, mode, user, now);
             AccountEvents.append(c, now, AccountEvents.SESSION_SHARED, user, user, addressOf(request),

@@ -32,6 +32,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 import static dev.agentbus.gateway.auth.Callers.addressOf;
@@ -111,26 +112,41 @@ class McpServersController {
 
     /**
      * The server with its env and headers values sealed. A value sent back as {@code ***} (as GET shows it) keeps the
-     * value sealed before for the same server and name, so a person can change a server's arguments without typing
-     * its key again; {@code ***} where nothing was kept is a 400, never a secret of three stars.
+     * value sealed before for the same server and name, so a person can change a server's other values without typing
+     * its key again; {@code ***} where nothing was kept is a 400, never a secret of three stars. A secret stays with
+     * where it was sent: when the server's command, arguments or URL change, {@code ***} is a 400 too, or a saved
+     * token would go to the new destination without its owner typing it.
      */
     private McpServerConfig sealed(McpServerConfig server, Optional<UserMcpServers> before, String user) {
         Optional<McpServerConfig> old = before.flatMap(b -> b.servers().stream()
                 .filter(o -> o.name().equals(server.name())).findFirst());
+        Optional<McpServerConfig> same = old.filter(o -> sameDestination(o, server));
+        String moved = old.isPresent() && same.isEmpty() ? "its command, arguments or url changed" : null;
         return new McpServerConfig(server.name(), server.source(), server.command(), server.args(),
-                sealedValues(server.name(), "env", server.env(), old.map(McpServerConfig::env), user), server.url(),
-                sealedValues(server.name(), "headers", server.headers(), old.map(McpServerConfig::headers), user),
+                sealedValues(server.name(), "env", server.env(), same.map(McpServerConfig::env), moved, user),
+                server.url(),
+                sealedValues(server.name(), "headers", server.headers(), same.map(McpServerConfig::headers), moved,
+                        user),
                 server.trusted());
     }
 
+    /** Where the secrets go: the process (command and arguments) a stdio server runs, or the URL of an HTTP one. */
+    private static boolean sameDestination(McpServerConfig a, McpServerConfig b) {
+        return Objects.equals(a.command(), b.command()) && Objects.equals(a.args(), b.args())
+                && Objects.equals(a.url(), b.url());
+    }
+
     private Map<String, String> sealedValues(String server, String where, Map<String, String> values,
-                                             Optional<Map<String, String>> kept, String user) {
+                                             Optional<Map<String, String>> kept, String moved, String user) {
         Map<String, String> out = new LinkedHashMap<>();
         values.forEach((name, value) -> {
             if (!McpServers.HIDDEN.equals(value)) {
                 out.put(name, secrets.seal(value, user));
             } else if (kept.isPresent() && kept.get().containsKey(name)) {
                 out.put(name, kept.get().get(name));
+            } else if (moved != null) {
+                throw ApiException.badRequest(where + " " + name + " of server " + server + " is \"***\", but "
+                        + moved + ": a saved value stays with where it was sent, type it again");
             } else {
                 throw ApiException.badRequest(where + " " + name + " of server " + server + " is \"***\", but no "
                         + "value was saved for it before: type the value itself");

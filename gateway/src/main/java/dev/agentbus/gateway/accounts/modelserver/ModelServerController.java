@@ -37,7 +37,7 @@ import static dev.agentbus.gateway.auth.Callers.userOf;
  * "temperature"?,"topP"?,"maxTokens"?}} (the sampling fields left out: the installation's),
  * {@code GET} (never the key), {@code DELETE} (back to the team's). The key is sealed here, before it leaves the
  * gateway ({@link SecretBox}), and opened only by the orchestrator when it calls the server. {@code apiKey} left out
- * keeps the current key; {@code ""} removes it.
+ * keeps the current key for the same {@code baseUrl} (a new one needs the key again: 400); {@code ""} removes it.
  */
 @Controller("/api/v1/me/model")
 @ExecuteOn(TaskExecutors.BLOCKING)
@@ -84,7 +84,7 @@ class ModelServerController {
         Sampling sampling = SamplingRequest.check(null,
                 new SamplingRequest(body.temperature(), body.topP(), body.maxTokens())).sampling();
         Optional<UserModelSettings> current = models.of(user);
-        String sealed = body.apiKey() == null ? current.map(UserModelSettings::sealedApiKey).orElse(null)
+        String sealed = body.apiKey() == null ? keptKey(current, baseUrl)
                 : body.apiKey().isBlank() ? null : secrets.seal(body.apiKey().strip(), user);
         Instant now = clock.instant();
         UserModelSettings settings = new UserModelSettings(user, baseUrl, model, sealed,
@@ -114,6 +114,19 @@ class ModelServerController {
             audit(request, clock.instant(), Map.of("baseUrl", "the team's"));
         }
         return ApiJson.write(answer(Optional.empty()));
+    }
+
+    /**
+     * The saved key, kept only for the server it was given for: whoever changes {@code baseUrl} (a person, or someone
+     * holding their key for a while) must give the key again, or the saved one would be sent to the new address.
+     */
+    private static String keptKey(Optional<UserModelSettings> current, String baseUrl) {
+        String kept = current.map(UserModelSettings::sealedApiKey).orElse(null);
+        if (kept != null && !current.get().baseUrl().equals(baseUrl)) {
+            throw ApiException.badRequest("apiKey is required when baseUrl changes: the saved key stays with "
+                    + current.get().baseUrl() + "; give the key for the new server again, or \"\" for none");
+        }
+        return kept;
     }
 
     /** Only http(s) URLs with a host: the orchestrator will POST the user's conversations there. */
