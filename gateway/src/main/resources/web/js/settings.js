@@ -50,7 +50,7 @@ async function modelServer(body) {
     value: current.baseUrl || '' });
   const model = h('input', { id: 'model-name', 'data-testid': 'model-name', value: current.model || '' });
   const key = h('input', { id: 'model-key', type: 'password', autocomplete: 'off',
-    placeholder: current.hasApiKey ? 'a key is set; leave empty to keep it' : 'none' });
+    placeholder: current.hasApiKey ? 'a key is set; leave empty to keep it (a new API root needs it again)' : 'none' });
   // Your sampling for every session that chooses none of its own; empty fields: the installation's.
   const sampling = samplingInputs('model');
   showSampling(sampling, current);

@@ -521,6 +521,8 @@ class IsolationIT {
         String s = "/api/v1/sessions/" + aliceSession;
         assertThat(admin.post("/api/v1/admin/groups", Map.of("groupId", "team")).status()).isEqualTo(201);
         assertThat(admin.put("/api/v1/admin/groups/team/members/carol", null).status()).isEqualTo(204);
+        // The owner shares only with a group she is in (SharingPrivacyIT).
+        assertThat(admin.put("/api/v1/admin/groups/team/members/alice", null).status()).isEqualTo(204);
         assertThat(carol.get(s).status()).isEqualTo(404);
 
         assertThat(alice.put(s + "/shares/team", Map.of("mode", "read")).status()).isEqualTo(200);
