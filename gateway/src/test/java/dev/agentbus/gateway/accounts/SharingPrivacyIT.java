@@ -171,7 +171,7 @@ class SharingPrivacyIT {
         // As the old code let Alice do, written where the gateway keeps shares.
         try (Connection c = DriverManager.getConnection(jdbcUrl); PreparedStatement insert = c.prepareStatement(
                 "INSERT INTO gateway.session_shares (session_id, group_id, mode, shared_by, shared_at) "
-                        + "VALUES (?, 'others', 'read', 'alice', now())")) {
+                        + "VALUES (?, 'others', 'read', 'alice', now()) ON CONFLICT DO NOTHING")) {
             insert.setString(1, session);
             insert.executeUpdate();
         }
