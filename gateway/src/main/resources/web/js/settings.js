@@ -190,7 +190,8 @@ async function mcpServers(body) {
   body.append(h('p', { class: 'hint' }, 'Servers of your own in every session you own: stdio ones (command, args, '
       + 'env) run in the session\u2019s sandbox, HTTP ones (url, headers) are reached by the sandbox-worker. Values of '
       + 'env and headers come back as ***. A save replaces everything with what the box holds; a *** left as it is '
-      + 'keeps the value saved before for that server and name, so type only the values you change.'),
+      + 'keeps the value saved before for that server and name, so type only the values you change (all of them '
+      + 'when its command, args or url change: a saved secret stays with where it was sent).'),
   h('form', { onsubmit: (e) => {
     e.preventDefault();
     status(note, apiText('PUT', '/api/v1/me/mcp-servers', text.value), 'Saved.').then(show, () => {});

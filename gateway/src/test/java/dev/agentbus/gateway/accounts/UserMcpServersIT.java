@@ -116,17 +116,25 @@ class UserMcpServersIT {
         assertThat(box.open(stored.servers().get(1).headers().get("Authorization"), userId))
                 .isEqualTo("Bearer carol-token");
 
-        // What GET showed, sent back with one argument changed: a "***" keeps the value saved for that name.
+        // What GET showed, sent back with another variable added: a "***" keeps the value saved for that name.
         Client.Response kept = carol.put(ROUTE, Map.of("mcpServers", Map.of("everything", Map.of("command", "npx",
-                "args", List.of("-y", "@modelcontextprotocol/server-everything", "--verbose"),
-                "env", Map.of("API_KEY", "***")))));
+                "args", List.of("-y", "@modelcontextprotocol/server-everything"),
+                "env", Map.of("API_KEY", "***", "DEBUG", "1")))));
         assertThat(kept.status()).as(kept.body()).isEqualTo(200);
         UserMcpServers keptStored = dev.agentbus.events.codec.EventCodec.decodeValue(CompactedTopicView.readToEnd(
                 kafka(), Topics.USER_MCP_SERVERS.name(), "test-user-mcp-kept", bytes -> bytes).get(userId),
                 UserMcpServers.class);
         assertThat(box.open(keptStored.servers().getFirst().env().get("API_KEY"), userId))
                 .isEqualTo("sk-carol-secret");
-        assertThat(keptStored.servers().getFirst().args()).endsWith("--verbose");
+        assertThat(box.open(keptStored.servers().getFirst().env().get("DEBUG"), userId)).isEqualTo("1");
+        // With its arguments changed the server is another destination: the saved value does not go there.
+        Client.Response moved = carol.put(ROUTE, Map.of("mcpServers", Map.of("everything", Map.of("command", "npx",
+                "args", List.of("-y", "@modelcontextprotocol/server-everything", "--verbose"),
+                "env", Map.of("API_KEY", "***")))));
+        assertThat(moved.status()).isEqualTo(400);
+        assertThat(moved.json().get("message").asText()).isEqualTo("env API_KEY of server everything is \"***\", "
+                + "but its command, arguments or url changed: a saved value stays with where it was sent, type it "
+                + "again");
         // A "***" for a name that had no value is refused, never saved as three stars.
         Client.Response noValue = carol.put(ROUTE, Map.of("mcpServers", Map.of("everything", Map.of("command", "npx",
                 "env", Map.of("OTHER_KEY", "***")))));

@@ -120,12 +120,11 @@ class McpServersController {
     private McpServerConfig sealed(McpServerConfig server, Optional<UserMcpServers> before, String user) {
         Optional<McpServerConfig> old = before.flatMap(b -> b.servers().stream()
                 .filter(o -> o.name().equals(server.name())).findFirst());
-        Optional<McpServerConfig> same = old.filter(o -> sameDestination(o, server));
-        String moved = old.isPresent() && same.isEmpty() ? "its command, arguments or url changed" : null;
+        boolean moved = old.isPresent() && !sameDestination(old.get(), server);
         return new McpServerConfig(server.name(), server.source(), server.command(), server.args(),
-                sealedValues(server.name(), "env", server.env(), same.map(McpServerConfig::env), moved, user),
+                sealedValues(server.name(), "env", server.env(), old.map(McpServerConfig::env), moved, user),
                 server.url(),
-                sealedValues(server.name(), "headers", server.headers(), same.map(McpServerConfig::headers), moved,
+                sealedValues(server.name(), "headers", server.headers(), old.map(McpServerConfig::headers), moved,
                         user),
                 server.trusted());
     }
@@ -137,16 +136,17 @@ class McpServersController {
     }
 
     private Map<String, String> sealedValues(String server, String where, Map<String, String> values,
-                                             Optional<Map<String, String>> kept, String moved, String user) {
+                                             Optional<Map<String, String>> kept, boolean moved, String user) {
         Map<String, String> out = new LinkedHashMap<>();
         values.forEach((name, value) -> {
             if (!McpServers.HIDDEN.equals(value)) {
                 out.put(name, secrets.seal(value, user));
+            } else if (kept.isPresent() && kept.get().containsKey(name) && moved) {
+                throw ApiException.badRequest(where + " " + name + " of server " + server + " is \"***\", but its "
+                        + "command, arguments or url changed: a saved value stays with where it was sent, type it "
+                        + "again");
             } else if (kept.isPresent() && kept.get().containsKey(name)) {
                 out.put(name, kept.get().get(name));
-            } else if (moved != null) {
-                throw ApiException.badRequest(where + " " + name + " of server " + server + " is \"***\", but "
-                        + moved + ": a saved value stays with where it was sent, type it again");
             } else {
                 throw ApiException.badRequest(where + " " + name + " of server " + server + " is \"***\", but no "
                         + "value was saved for it before: type the value itself");
