@@ -8,6 +8,7 @@ import dev.agentbus.gateway.errors.ApiException;
 import dev.agentbus.gateway.sessions.InputSender;
 import dev.agentbus.gateway.sessions.SessionAccess;
 import dev.agentbus.gateway.sessions.SessionDirectory;
+import dev.agentbus.gateway.sessions.SessionViewer;
 import io.micronaut.http.HttpStatus;
 import jakarta.inject.Singleton;
 
@@ -58,7 +59,7 @@ final class AgentTasks {
             throw SessionAccess.busy(session, "wait for its turn with await_task, or start a new session");
         }
         String inputId = UUID.randomUUID().toString();
-        return follow(session, TaskProgress.ofMessage(inputId), wait,
+        return follow(session, SessionViewer.of(session, user), TaskProgress.ofMessage(inputId), wait,
                 () -> inputs.send(session.sessionId(), user, inputId, new SessionInput.PostUserMessage(task)));
     }
 
@@ -70,10 +71,11 @@ final class AgentTasks {
         SessionState session = access.readable(sessionId, user);
         // The state at its last event, and the events after it when following: nothing falls between the two.
         var now = TaskProgress.of(session);
+        SessionViewer viewer = SessionViewer.of(session, user);
         if (now.isPresent()) {
-            return report(session.sessionId(), now.get());
+            return report(viewer, session.sessionId(), now.get());
         }
-        return follow(session, TaskProgress.ofRunningTurn(), wait, () -> { });
+        return follow(session, viewer, TaskProgress.ofRunningTurn(), wait, () -> { });
     }
 
     private SessionState create(String user, String task) throws InterruptedException {
@@ -92,7 +94,8 @@ final class AgentTasks {
      * Follows the session from {@code session}'s last event on, then does {@code start}: nothing the turn writes
      * can be missed.
      */
-    private TaskReport follow(SessionState session, TaskProgress progress, Duration wait, Runnable start)
+    private TaskReport follow(SessionState session, SessionViewer viewer, TaskProgress progress, Duration wait,
+                              Runnable start)
             throws InterruptedException {
         String id = session.sessionId();
         CompletableFuture<TaskProgress.Outcome> end = new CompletableFuture<>();
@@ -111,11 +114,12 @@ final class AgentTasks {
         });
         try {
             start.run();
-            return report(id, end.get(wait.toMillis(), TimeUnit.MILLISECONDS));
+            return report(viewer, id, end.get(wait.toMillis(), TimeUnit.MILLISECONDS));
         } catch (TimeoutException e) {
             // The turn goes on: say whether it waits for a person, or is still at work.
             var open = directory.state(id).flatMap(TaskProgress::stillOpen);
-            return open.isPresent() ? report(id, open.get()) : TaskReport.stillRunning(id, (int) wait.toSeconds());
+            return open.isPresent() ? report(viewer, id, open.get())
+                    : TaskReport.stillRunning(id, (int) wait.toSeconds());
         } catch (ExecutionException e) {
             throw new IllegalStateException("following session " + id + " failed", e.getCause());
         } finally {
@@ -123,11 +127,12 @@ final class AgentTasks {
         }
     }
 
-    private TaskReport report(String id, TaskProgress.Outcome outcome) {
+    private TaskReport report(SessionViewer viewer, String id, TaskProgress.Outcome outcome) {
         if (outcome instanceof TaskProgress.Outcome.AwaitingApproval waiting) {
             // The event names one call; a batch of calls asks for several, which the state lists.
             var pending = directory.state(id).map(SessionState::pendingApprovals).orElse(List.of());
-            outcome = new TaskProgress.Outcome.AwaitingApproval(pending.isEmpty() ? waiting.approvals() : pending);
+            outcome = new TaskProgress.Outcome.AwaitingApproval((pending.isEmpty() ? waiting.approvals() : pending)
+                    .stream().map(viewer::approval).toList());
         }
         return TaskReport.of(id, outcome, "/api/v1/sessions/" + id);
     }

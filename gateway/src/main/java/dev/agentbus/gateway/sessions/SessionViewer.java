@@ -25,7 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What a session shows to the one looking at it: the one rule for every route that serves a session (its state, its
- * log over HTTP and SSE, the JSON Lines and Markdown exports, forks, share links).
+ * log over HTTP and SSE, the JSON Lines and Markdown exports, forks, share links, the MCP server's task reports).
  *
  * <p>The owner sees everything. Anyone else (a member of a group it is shared with, the holder of a share link) sees
  * the same session without its owner's private memory: the memory document ({@code memory.attached.v1}, the state's
@@ -124,15 +124,19 @@ public final class SessionViewer {
                     HIDDEN);
             default -> m;
         }).toList();
-        List<PendingApproval> approvals = s.pendingApprovals().stream().map(a -> isMemoryTool(a.tool())
-                ? new PendingApproval(a.callId(), a.tool(), NO_ARGUMENTS, a.risk(), a.reason(), a.expiresAt())
-                : a).toList();
+        List<PendingApproval> approvals = s.pendingApprovals().stream().map(this::approval).toList();
         return new SessionState(s.sessionId(), s.userId(), s.title(), s.status(), s.lastSeq(), s.createdAt(),
                 s.updatedAt(), messages, calls, s.usage(), s.modelCalls(), s.turns(), s.turn(), s.pendingWait(), "",
                 0, s.lastModel(), s.lastOutcome(), s.lastAnswer(), s.lastError(), s.shell(), s.checkpoint(),
                 s.forkedFrom(), s.forkedAtSeq(), s.permissionMode(), approvals, s.alwaysAllowed(),
                 s.queuedWhispers(), s.context().withInsights(List.of()), s.planning(), s.models(), s.subAgents(),
                 s.mcp());
+    }
+
+    /** A call waiting for a person's decision, as this viewer may see it. */
+    public PendingApproval approval(PendingApproval a) {
+        return owner || !isMemoryTool(a.tool()) ? a
+                : new PendingApproval(a.callId(), a.tool(), NO_ARGUMENTS, a.risk(), a.reason(), a.expiresAt());
     }
 
     private List<ToolCallSpec> specs(List<ToolCallSpec> specs) {

@@ -88,6 +88,23 @@ class SessionViewerTest {
     }
 
     @Test
+    void a_memory_call_waiting_for_approval_shows_its_arguments_to_the_owner_only() throws Exception {
+        given("s", new SessionEvent.SessionCreated("careful", dev.agentbus.events.session.PermissionMode.MANUAL));
+        given("s", new SessionEvent.ModelCallCompleted("r1", "m", null, null,
+                List.of(new ToolCallSpec("m1", "manage_memory", "{\"text\":\"" + SECRET + "\"}")), TokenUsage.ZERO,
+                "tool_calls"));
+        given("s", new SessionEvent.ApprovalRequested("m1", "manage_memory", "{\"text\":\"" + SECRET + "\"}",
+                dev.agentbus.events.tools.Risk.LOW, "manual mode", Instant.EPOCH.plusSeconds(3600)));
+        SessionState state = SessionFold.fold("s", log);
+        var pending = state.pendingApprovals().getFirst();
+
+        assertThat(SessionViewer.of(state, "alice").approval(pending).arguments()).contains(SECRET);
+        assertThat(SessionViewer.of(state, "carol").approval(pending).arguments()).isEqualTo("{}");
+        assertThat(json(SessionViewer.of(state, "carol").state(state))).doesNotContain(SECRET);
+        assertThat(json(SessionViewer.of(state, "carol").events(log))).doesNotContain(SECRET);
+    }
+
+    @Test
     void a_fork_carries_no_memory_in_the_state_it_starts_from() throws Exception {
         aSessionWithMemory("s");
         SessionState source = SessionFold.fold("s", log);
