@@ -54,7 +54,8 @@ public final class SessionAccess {
      * else ({@link SessionViewer}). For answers; decisions use {@link #readable} and {@link #writable}.
      */
     public SessionState shown(String sessionId, HttpRequest<?> request) {
-        return viewer(sessionId, request).state(readable(sessionId, request));
+        SessionState state = readable(sessionId, request);
+        return SessionViewer.of(state, userOf(request)).state(state);
     }
 
     /** The log of a session the caller may see, as they may see it ({@link SessionViewer}). */

@@ -63,11 +63,6 @@ public final class SessionViewer {
         return new SessionViewer(false, session);
     }
 
-    /** Whether this viewer sees the session as it is. */
-    public boolean isOwner() {
-        return owner;
-    }
-
     /** The state as this viewer may see it. */
     public SessionState state(SessionState s) {
         return owner ? s : hidden(s);
