@@ -5,17 +5,23 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.agentbus.sandbox.shell.Bubblewrap;
+
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -70,6 +76,24 @@ class BubblewrapNetworkIT {
             assertThat(sandbox.shell("tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | sort | tr '\\n' ' '",
                     TIMEOUT, null).output()).isEqualTo("lo tap0 ");
         }
+    }
+
+    @Test
+    void a_sandboxed_stdio_mcp_server_with_the_network_cannot_reach_the_hosts_loopback_either() throws Exception {
+        Path workspace = spec().workspace();
+        int port = loopback.getLocalPort();
+        List<String> argv = Bubblewrap.program(Bubblewrap.find("bwrap").orElseThrow(), workspace, true, 1000, 1000,
+                List.of(), Map.of(), List.of("/bin/sh", "-c", connect("127.0.0.1", port) + connect("10.0.2.2", port)
+                        + connect(network.getInetAddress().getHostAddress(), network.getLocalPort())));
+        Process server = new ProcessBuilder(argv).redirectErrorStream(true).start();
+        server.getOutputStream().close();
+        String output = new String(server.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(server.waitFor(60, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(output).contains("network " + network.getInetAddress().getHostAddress() + " "
+                + network.getLocalPort() + " open");
+        assertThat(output).doesNotContain(" " + port + " open");
+        assertThat(loopbackConnections).hasValue(0);
     }
 
     @Test
