@@ -19,7 +19,9 @@ SUITE=${AGENTBUS_DEBIAN_SUITE:-bookworm}
 # What the agent needs inside: a POSIX shell and coreutils (in minbase), git, python3, tmux; procps for ps/kill;
 # ca-certificates so that git over https works when an operator turns the network on.
 PACKAGES=git,python3,tmux,procps,ca-certificates
-# The user commands run as. Its uid is only a default: the worker runs containers as the owner of the workspace.
+# The user of the image. The worker runs containers as the owner of the workspace, or, when it is root, as
+# agentbus.sandbox.docker-uid (64100 by default, a uid no host account has; it needs no entry here). 1000 is left
+# for Kubernetes pods, which run on other machines than the worker.
 SANDBOX_UID=1000
 
 force=false

@@ -17,7 +17,12 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -32,6 +37,9 @@ import java.util.Map;
  * database instead and no PostgreSQL is started.
  */
 public final class Standalone implements AutoCloseable {
+    /** The data directory's own directories, made owner-only before the services start. */
+    private static final List<String> PRIVATE_DIRECTORIES = List.of("kafka", "workspaces");
+
     private final EmbeddedKafkaBroker broker;
     private final List<ApplicationContext> contexts = new ArrayList<>();
     private final Path dataDir;
@@ -79,6 +87,17 @@ public final class Standalone implements AutoCloseable {
     }
 
     private void startAll(Map<String, Object> overrides) {
+        // Before anything writes there: Kafka's segments (every conversation), the workspaces, the database and the
+        // secrets are the owner's alone. An existing data directory (0755 from an earlier version) is closed too.
+        try {
+            DataDir.makePrivate(dataDir);
+            for (String top : PRIVATE_DIRECTORIES) {
+                DataDir.makePrivate(dataDir.resolve(top));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not make the data directory " + dataDir + " private: "
+                    + e.getMessage(), e);
+        }
         broker.start();
         Map<String, Object> gatewayProps = new HashMap<>(GatewayApplication.properties());
         String externalDb = env("AGENTBUS_DB_URL", "");
@@ -87,6 +106,7 @@ public final class Standalone implements AutoCloseable {
                     Integer.parseInt(env("AGENTBUS_POSTGRES_PORT", "0")));
             gatewayProps.put("agentbus.db.url", database.jdbcUrl());
             gatewayProps.put("agentbus.db.user", database.user());
+            gatewayProps.put("agentbus.db.password", database.password());
         }
         Map<String, Object> common = new HashMap<>();
         common.put("agentbus.kafka.bootstrap-servers", broker.bootstrapServers());
@@ -99,6 +119,26 @@ public final class Standalone implements AutoCloseable {
         startService(MemoryServiceApplication.SERVICE, common, Map.of());
         gateway = startService(GatewayApplication.SERVICE, common, gatewayProps);
         gateway.getBean(EmbeddedServer.class).start();
+        closeTopLevel();
+    }
+
+    /**
+     * What the services made at the top of the data directory (the secret files, a checkpoints directory) is made
+     * owner-only too, in case one of them was made with the defaults: the 0700 root already keeps others out, this
+     * keeps it so if someone opens the root.
+     */
+    private void closeTopLevel() {
+        try (java.util.stream.Stream<Path> entries = Files.list(dataDir)) {
+            for (Path entry : (Iterable<Path>) entries::iterator) {
+                if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
+                    DataDir.makePrivate(entry);
+                } else if (Files.isRegularFile(entry, LinkOption.NOFOLLOW_LINKS)) {
+                    Files.setPosixFilePermissions(entry, PosixFilePermissions.fromString("rw-------"));
+                }
+            }
+        } catch (IOException | UnsupportedOperationException e) {
+            System.err.println("agentbus: could not close " + dataDir + "'s entries to other users: " + e);
+        }
     }
 
     private ApplicationContext startService(String service, Map<String, Object> common, Map<String, Object> own) {
@@ -128,6 +168,23 @@ public final class Standalone implements AutoCloseable {
                 : String.valueOf(gateway.getProperty("agentbus.db.url", String.class).orElse(""));
     }
 
+    /** The role the gateway connects to the database as (the embedded one's, or the configured one). */
+    public String databaseUser() {
+        return database != null ? database.user()
+                : String.valueOf(gateway.getProperty("agentbus.db.user", String.class).orElse(""));
+    }
+
+    /** That role's password. */
+    public String databasePassword() {
+        return database != null ? database.password()
+                : String.valueOf(gateway.getProperty("agentbus.db.password", String.class).orElse(""));
+    }
+
+    /** The data directory. */
+    public Path dataDir() {
+        return dataDir;
+    }
+
     /** The embedded broker, for operations such as a restart (the fault tests use it). */
     public EmbeddedKafkaBroker broker() {
         return broker;
@@ -150,7 +207,8 @@ public final class Standalone implements AutoCloseable {
                 Try:  AGENTBUS_TOKEN=%s bin/agentbus run "create hello.txt containing hi, then show it"
                 Stop with Ctrl-C.
                 %n""", dataDir, gatewayUrl(), token(), adminLogin(), bootstrapServers(), databaseUrl(),
-                database == null ? "" : " (user postgres, data in " + database.dataDir() + ")", modelUrl,
+                database == null ? "" : " (user " + database.user() + ", password in "
+                        + database.dataDir().resolveSibling(EmbeddedDatabase.PASSWORDS_FILE) + ")", modelUrl,
                 model == null || model.isBlank() ? "the server's first" : model, modelCheck, token());
     }
 

@@ -227,7 +227,8 @@ class McpServerIT extends OnStandaloneStack {
         Map<String, Object> props = new java.util.HashMap<>(GatewayApplication.properties());
         props.putAll(Map.of("agentbus.kafka.bootstrap-servers", stack.stack.bootstrapServers(),
                 "agentbus.data-dir", dataDir.toString(), "agentbus.db.url", stack.stack.databaseUrl(),
-                "agentbus.db.user", "postgres", "agentbus.gateway.port", "-1",
+                "agentbus.db.user", stack.stack.databaseUser(), "agentbus.db.password", stack.stack.databasePassword(),
+                "agentbus.gateway.port", "-1",
                 "agentbus.gateway.token", StandaloneStack.TOKEN, "agentbus.kafka.partitions", "2"));
         model.replyToolCall("shell", "{\"command\":\"sleep 2; echo rested\"}").replyText("Rested.");
         try (ApplicationContext replica = ApplicationContext.builder().properties(props).start();

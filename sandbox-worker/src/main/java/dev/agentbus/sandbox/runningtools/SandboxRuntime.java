@@ -77,7 +77,7 @@ class SandboxRuntime {
                 worker.network(), Duration.ofSeconds(worker.idleTimeoutSeconds()), worker.poolSize(),
                 workspaces.root().resolve(".pool"), worker.outputCapBytes(),
                 SandboxConfig.workerIdFor(kafka.instanceId(), workspaces.root()),
-                SandboxConfig.Scope.parse(worker.scope()));
+                SandboxConfig.Scope.parse(worker.scope()), worker.slirp4netns(), worker.dockerUid());
         this.pods = sandboxConfig.backend() != SandboxConfig.Backend.KUBERNETES ? null
                 : new PodSandboxConfig(PodSandboxConfig.namespaceOrOwn(worker.kubernetesNamespace(),
                         Path.of(PodSandboxConfig.SERVICE_ACCOUNT_NAMESPACE)), worker.kubernetesWorkspaceClaim(),

@@ -48,7 +48,9 @@ record WorkerSettings(
         @Bindable(defaultValue = "") String kubernetesNamespace,
         @Bindable(defaultValue = "agentbus-workspaces") String kubernetesWorkspaceClaim,
         @Bindable(defaultValue = "") String kubernetesRuntimeClass,
-        @Bindable(defaultValue = "120") long kubernetesReadyTimeoutSeconds) {
+        @Bindable(defaultValue = "120") long kubernetesReadyTimeoutSeconds,
+        @Bindable(defaultValue = "slirp4netns") String slirp4netns,
+        @Bindable(defaultValue = "64100") int dockerUid) {
 
     /** 700 KiB: a transfer travels base64-encoded (4/3 of its size) in one Kafka record of at most 1 MiB. */
     static final long TRANSFER_LIMIT_BYTES = 700 * 1024;
@@ -76,6 +78,7 @@ record WorkerSettings(
         atLeast("backups-kept", backupsKept, 1);
         atLeast("context-file-max-chars", contextFileMaxChars, 256);
         atLeast("kubernetes-ready-timeout-seconds", kubernetesReadyTimeoutSeconds, 1);
+        atLeast("docker-uid", dockerUid, 1);
         if (kubernetesWorkspaceClaim == null || kubernetesWorkspaceClaim.isBlank()) {
             throw new IllegalArgumentException("agentbus.sandbox.kubernetes-workspace-claim must name the "
                     + "PersistentVolumeClaim that holds the workspaces");

@@ -1,6 +1,7 @@
 package dev.agentbus.sandbox.sandboxing;
 
 import dev.agentbus.sandbox.shell.Bubblewrap;
+import dev.agentbus.sandbox.shell.UserModeNetwork;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -9,6 +10,8 @@ import java.util.Optional;
 
 /**
  * bubblewrap sandboxes ({@link BubblewrapHost}), limited by a control group each when the worker can create them.
+ * With {@code agentbus.sandbox.network=true} they need slirp4netns ({@link UserModeNetwork}); without it the backend
+ * is not available, and says why.
  *
  * @param bwrap   the bubblewrap executable
  * @param cgroups this worker's control groups; empty when the cgroup tree is not writable (no process limit then)
@@ -22,6 +25,14 @@ record BubblewrapBackend(Path bwrap, SandboxConfig config, Optional<Cgroups> cgr
         Optional<Path> bwrap = Bubblewrap.find(config.bwrapPath());
         if (bwrap.isEmpty()) {
             return BackendChoice.Probe.missing("bubblewrap (" + config.bwrapPath() + ") is not installed");
+        }
+        if (config.network() && UserModeNetwork.find(config.slirp4netnsPath()).isEmpty()) {
+            // Sharing the host's network instead would let a session reach what listens on the host's loopback:
+            // the database, Kafka, the gateway.
+            return BackendChoice.Probe.missing("agentbus.sandbox.network=true needs slirp4netns ("
+                    + config.slirp4netnsPath() + ") for bubblewrap sandboxes, which get a network of their own and "
+                    + "never the host's; it is not installed (apt-get install slirp4netns), so turn the network off "
+                    + "or install it");
         }
         Optional<Cgroups> cgroups = Cgroups.detect(CGROUP_MOUNT, config.workerId());
         if (cgroups.isEmpty()) {

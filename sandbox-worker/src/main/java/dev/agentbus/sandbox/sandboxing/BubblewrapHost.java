@@ -3,6 +3,7 @@ package dev.agentbus.sandbox.sandboxing;
 import dev.agentbus.sandbox.shell.Bubblewrap;
 import dev.agentbus.sandbox.shell.ProcessShell;
 import dev.agentbus.sandbox.shell.ShellProcess;
+import dev.agentbus.sandbox.shell.UserModeNetwork;
 import dev.agentbus.sandbox.workspace.AtomicFiles;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,6 +21,9 @@ import java.util.Optional;
  * cgroup) whose first process is the persistent {@code /bin/sh}. The workspace, bound at {@code /workspace}, is
  * the only writable place besides a private {@code /tmp}. Everything the sandbox runs lives in its pid namespace
  * and its control group, and dies with them.
+ *
+ * <p>The network: none, or with {@code agentbus.sandbox.network=true} a namespace of its own connected by slirp4netns
+ * ({@link UserModeNetwork}), from which the host's loopback cannot be reached.
  *
  * <p>The user: commands see uid/gid 1000 in a user namespace that maps it to the worker's own uid, so files they
  * create belong to the worker on the host, like the files the file tools write (see {@link #closeParentToOthers}
@@ -93,7 +97,13 @@ final class BubblewrapHost implements SandboxHost {
         if (AtomicFiles.workerIsRoot()) {
             closeParentToOthers();
         }
-        argv.addAll(Bubblewrap.persistentShell(bwrap, workspace, config.network(), SANDBOX_UID, SANDBOX_UID));
+        Path slirp4netns = null;
+        if (config.network()) {
+            // Checked at start (BubblewrapBackend.probe); gone since, the sandbox gets no network rather than the host's.
+            slirp4netns = UserModeNetwork.find(config.slirp4netnsPath()).orElseThrow(() -> new SandboxException(
+                    "slirp4netns (" + config.slirp4netnsPath() + "), which gives the sandbox its network, is gone"));
+        }
+        argv.addAll(Bubblewrap.persistentShell(bwrap, workspace, slirp4netns, SANDBOX_UID, SANDBOX_UID));
         // Started in /: the host-side working directory does not matter (bwrap changes to /workspace inside), and
         // a missing workspace should be reported by bwrap, in its words.
         ProcessBuilder builder = new ProcessBuilder(argv)

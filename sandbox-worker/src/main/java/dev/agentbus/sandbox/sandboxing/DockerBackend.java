@@ -1,5 +1,7 @@
 package dev.agentbus.sandbox.sandboxing;
 
+import dev.agentbus.sandbox.workspace.AtomicFiles;
+
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -9,8 +11,21 @@ import java.util.Optional;
  */
 record DockerBackend(DockerEngine engine, SandboxConfig config, SharedContainers users) implements Backend {
 
-    /** The engine if it answers and has the sandbox image. */
+    /**
+     * The engine if it answers and has the sandbox image, and, for a worker that is root, if no account of the host
+     * has the uid the sandboxes would run as.
+     */
     static BackendChoice.Probe probe(SandboxConfig config) {
+        return probe(config, HostAccounts.ofThisHost(), AtomicFiles.workerIsRoot());
+    }
+
+    static BackendChoice.Probe probe(SandboxConfig config, HostAccounts accounts, boolean workerIsRoot) {
+        if (workerIsRoot) {
+            Optional<String> conflict = accounts.conflictWith(config.dockerUid());
+            if (conflict.isPresent()) {
+                return BackendChoice.Probe.missing(conflict.get());
+            }
+        }
         Optional<DockerEngine> engine = DockerEngine.connect(config.dockerHost());
         if (engine.isEmpty()) {
             return BackendChoice.Probe.missing("no Docker engine answers");
@@ -20,7 +35,7 @@ record DockerBackend(DockerEngine engine, SandboxConfig config, SharedContainers
             return BackendChoice.Probe.missing("the Docker engine has no image " + config.image()
                     + " (build it with deploy/sandbox-image/build.sh)");
         }
-        return BackendChoice.Probe.found(new DockerBackend(engine.get(), config, new SharedContainers()));
+        return BackendChoice.Probe.found(new DockerBackend(engine.get(), config, new SharedContainers(config.dockerUid())));
     }
 
     @Override

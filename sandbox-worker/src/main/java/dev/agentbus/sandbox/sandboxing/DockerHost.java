@@ -41,7 +41,7 @@ final class DockerHost implements SandboxHost {
 
     static DockerHost create(DockerEngine engine, Path workspace, SandboxConfig config, String name, String forWhom)
             throws SandboxException {
-        String user = WorkspaceOwner.prepare(workspace).user();
+        String user = WorkspaceOwner.prepare(workspace, config.dockerUid()).user();
         try {
             DockerHost host = new DockerHost(engine, config, name, forWhom, user,
                     engine.createSandbox(name, workspace, config, user, forWhom), workspace);

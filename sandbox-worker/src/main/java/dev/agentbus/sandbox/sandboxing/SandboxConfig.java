@@ -29,10 +29,15 @@ import java.util.Objects;
  *                      the ones its predecessor left; {@link #workerIdFor} makes it unique per installation
  * @param scope         one sandbox per session (default), or one Docker container per user shared by the user's
  *                      sessions
+ * @param slirp4netnsPath the slirp4netns executable, which gives a bubblewrap sandbox with {@code network} a network
+ *                      namespace of its own (absolute, or a name looked up on PATH)
+ * @param dockerUid     the uid (and gid) Docker sandboxes run as when the worker is root: one no account of the host
+ *                      has, so that a process escaping the container is nobody there
  */
 public record SandboxConfig(Backend backend, boolean unsafeHost, String bwrapPath, String dockerHost, String image,
                             Limits limits, boolean network, Duration idleTimeout, int poolSize, Path poolDirectory,
-                            int outputCapBytes, String workerId, Scope scope) {
+                            int outputCapBytes, String workerId, Scope scope, String slirp4netnsPath,
+                            int dockerUid) {
 
     /**
      * The worker's id among every Agentbus installation that shares the Docker engine or the host: its replica number
@@ -113,6 +118,9 @@ public record SandboxConfig(Backend backend, boolean unsafeHost, String bwrapPat
 
     public static final String DEFAULT_IMAGE = "agentbus-sandbox:1";
 
+    /** High enough that no account of a usual host has it (useradd gives 1000 up, systemd's dynamic users 61184 up). */
+    public static final int DEFAULT_DOCKER_UID = 64_100;
+
     /** The environment variable an operator sets to allow host execution; named in refusal messages. */
     public static final String UNSAFE_HOST_ENV = "AGENTBUS_SANDBOX_UNSAFE_HOST";
 
@@ -125,6 +133,11 @@ public record SandboxConfig(Backend backend, boolean unsafeHost, String bwrapPat
         idleTimeout = idleTimeout == null ? Duration.ofMinutes(15) : idleTimeout;
         workerId = workerId == null || workerId.isBlank() ? "worker" : workerId;
         scope = scope == null ? Scope.SESSION : scope;
+        slirp4netnsPath = slirp4netnsPath == null || slirp4netnsPath.isBlank() ? "slirp4netns" : slirp4netnsPath;
+        if (dockerUid < 1 || dockerUid > 2_147_483_646) {
+            throw new IllegalArgumentException("agentbus.sandbox.docker-uid must be a uid other than root's, not "
+                    + dockerUid);
+        }
         if (poolSize < 0) {
             throw new IllegalArgumentException("agentbus.sandbox.pool-size must not be negative");
         }
@@ -139,61 +152,71 @@ public record SandboxConfig(Backend backend, boolean unsafeHost, String bwrapPat
     /** Defaults for everything: auto backend, sandboxed, default image and limits, no network, no pool. */
     public static SandboxConfig defaults() {
         return new SandboxConfig(Backend.AUTO, false, "bwrap", "", DEFAULT_IMAGE, Limits.defaults(), false,
-                Duration.ofMinutes(15), 0, null, 64 * 1024, "worker", Scope.SESSION);
+                Duration.ofMinutes(15), 0, null, 64 * 1024, "worker", Scope.SESSION, "slirp4netns", DEFAULT_DOCKER_UID);
     }
 
     public SandboxConfig withBackend(Backend value) {
         return new SandboxConfig(value, unsafeHost, bwrapPath, dockerHost, image, limits, network, idleTimeout,
-                poolSize, poolDirectory, outputCapBytes, workerId, scope);
+                poolSize, poolDirectory, outputCapBytes, workerId, scope, slirp4netnsPath, dockerUid);
     }
 
     public SandboxConfig withUnsafeHost(boolean value) {
         return new SandboxConfig(backend, value, bwrapPath, dockerHost, image, limits, network, idleTimeout,
-                poolSize, poolDirectory, outputCapBytes, workerId, scope);
+                poolSize, poolDirectory, outputCapBytes, workerId, scope, slirp4netnsPath, dockerUid);
     }
 
     public SandboxConfig withBwrapPath(String value) {
         return new SandboxConfig(backend, unsafeHost, value, dockerHost, image, limits, network, idleTimeout,
-                poolSize, poolDirectory, outputCapBytes, workerId, scope);
+                poolSize, poolDirectory, outputCapBytes, workerId, scope, slirp4netnsPath, dockerUid);
     }
 
     public SandboxConfig withImage(String value) {
         return new SandboxConfig(backend, unsafeHost, bwrapPath, dockerHost, value, limits, network, idleTimeout,
-                poolSize, poolDirectory, outputCapBytes, workerId, scope);
+                poolSize, poolDirectory, outputCapBytes, workerId, scope, slirp4netnsPath, dockerUid);
     }
 
     public SandboxConfig withLimits(Limits value) {
         return new SandboxConfig(backend, unsafeHost, bwrapPath, dockerHost, image, value, network, idleTimeout,
-                poolSize, poolDirectory, outputCapBytes, workerId, scope);
+                poolSize, poolDirectory, outputCapBytes, workerId, scope, slirp4netnsPath, dockerUid);
     }
 
     public SandboxConfig withNetwork(boolean value) {
         return new SandboxConfig(backend, unsafeHost, bwrapPath, dockerHost, image, limits, value, idleTimeout,
-                poolSize, poolDirectory, outputCapBytes, workerId, scope);
+                poolSize, poolDirectory, outputCapBytes, workerId, scope, slirp4netnsPath, dockerUid);
     }
 
     public SandboxConfig withIdleTimeout(Duration value) {
         return new SandboxConfig(backend, unsafeHost, bwrapPath, dockerHost, image, limits, network, value,
-                poolSize, poolDirectory, outputCapBytes, workerId, scope);
+                poolSize, poolDirectory, outputCapBytes, workerId, scope, slirp4netnsPath, dockerUid);
     }
 
     public SandboxConfig withPool(int size, Path directory) {
         return new SandboxConfig(backend, unsafeHost, bwrapPath, dockerHost, image, limits, network, idleTimeout,
-                size, directory, outputCapBytes, workerId, scope);
+                size, directory, outputCapBytes, workerId, scope, slirp4netnsPath, dockerUid);
     }
 
     public SandboxConfig withOutputCapBytes(int value) {
         return new SandboxConfig(backend, unsafeHost, bwrapPath, dockerHost, image, limits, network, idleTimeout,
-                poolSize, poolDirectory, value, workerId, scope);
+                poolSize, poolDirectory, value, workerId, scope, slirp4netnsPath, dockerUid);
     }
 
     public SandboxConfig withScope(Scope value) {
         return new SandboxConfig(backend, unsafeHost, bwrapPath, dockerHost, image, limits, network, idleTimeout,
-                poolSize, poolDirectory, outputCapBytes, workerId, value);
+                poolSize, poolDirectory, outputCapBytes, workerId, value, slirp4netnsPath, dockerUid);
     }
 
     public SandboxConfig withWorkerId(String value) {
         return new SandboxConfig(backend, unsafeHost, bwrapPath, dockerHost, image, limits, network, idleTimeout,
-                poolSize, poolDirectory, outputCapBytes, value, scope);
+                poolSize, poolDirectory, outputCapBytes, value, scope, slirp4netnsPath, dockerUid);
+    }
+
+    public SandboxConfig withSlirp4netnsPath(String value) {
+        return new SandboxConfig(backend, unsafeHost, bwrapPath, dockerHost, image, limits, network, idleTimeout,
+                poolSize, poolDirectory, outputCapBytes, workerId, scope, value, dockerUid);
+    }
+
+    public SandboxConfig withDockerUid(int value) {
+        return new SandboxConfig(backend, unsafeHost, bwrapPath, dockerHost, image, limits, network, idleTimeout,
+                poolSize, poolDirectory, outputCapBytes, workerId, scope, slirp4netnsPath, value);
     }
 }

@@ -27,6 +27,12 @@ final class SharedContainers {
     }
 
     private final Map<String, Shared> byUser = new HashMap<>();
+    private final int sandboxUid;
+
+    /** {@code sandboxUid}: who a root worker hands the workspaces to ({@link WorkspaceOwner}). */
+    SharedContainers(int sandboxUid) {
+        this.sandboxUid = sandboxUid;
+    }
 
     /**
      * A view of {@code userId}'s container for one session, creating the container if the user has none.
@@ -36,7 +42,7 @@ final class SharedContainers {
     synchronized SandboxHost view(String userId, String sessionId, Path sessionWorkspace, HostFactory create)
             throws SandboxException {
         // A session directory made after the container started belongs to the worker: hand it to the sandbox user.
-        WorkspaceOwner.prepare(sessionWorkspace);
+        WorkspaceOwner.prepare(sessionWorkspace, sandboxUid);
         Shared shared = byUser.get(userId);
         if (shared == null) {
             shared = new Shared(create.create(sessionWorkspace.getParent()));

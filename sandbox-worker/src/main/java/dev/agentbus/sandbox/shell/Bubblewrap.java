@@ -23,7 +23,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * in there. The root is remounted read-only at the end so the workspace is the only writable place that outlives
  * the command ({@code /tmp} is a private tmpfs that vanishes with it).
  *
- * <p>All namespaces are unshared (no network, own pid space so that killing bwrap kills everything started inside),
+ * <p>All namespaces are unshared (no network, or one of its own with user-mode networking, never the host's; own pid
+ * space so that killing bwrap kills everything started inside),
  * all capabilities are dropped even when the worker runs as root, and the environment is cleared so no secret
  * of the worker (API keys, Kafka credentials) can be read by a command the model wrote.
  */
@@ -88,22 +89,29 @@ public final class Bubblewrap {
     /**
      * The argv of a persistent sandbox: the same view, a long-lived {@code /bin/sh} reading commands from stdin,
      * run as {@code uid}/{@code gid} inside a user namespace (whatever the worker's own uid, files it creates in
-     * the workspace belong to the worker on the host). With {@code network} the network namespace is shared
-     * with the host; everything else stays unshared.
+     * the workspace belong to the worker on the host). With {@code slirp4netns} the sandbox has a network of its own
+     * ({@link UserModeNetwork}); without it (null), none. Never the host's.
      */
-    public static List<String> persistentShell(Path bwrap, Path workspace, boolean network, int uid, int gid) {
-        List<String> argv = sandboxed(bwrap, workspace, network, uid, gid, List.of());
+    public static List<String> persistentShell(Path bwrap, Path workspace, Path slirp4netns, int uid, int gid) {
+        List<String> argv = sandboxed(bwrap, workspace, slirp4netns != null, uid, gid, List.of());
         argv.add("/bin/sh");
-        return argv;
+        return withNetwork(slirp4netns, argv);
     }
 
     /**
      * The argv of an MCP server's sandbox: the same view and isolation as the persistent shell's, plus host
      * directories bound read-only at the same path (where the server's package is installed, say), its own
-     * environment variables, and its command line instead of the shell. Killing bwrap kills the server.
+     * environment variables, and its command line instead of the shell. Killing bwrap kills the server. With
+     * {@code network}, user-mode networking as for the shell, which needs slirp4netns on the worker's PATH.
      */
     public static List<String> program(Path bwrap, Path workspace, boolean network, int uid, int gid,
                                        List<Path> readOnlyDirs, Map<String, String> env, List<String> command) {
+        Path slirp4netns = null;
+        if (network) {
+            slirp4netns = UserModeNetwork.find("slirp4netns").orElseThrow(() -> new IllegalStateException(
+                    "agentbus.mcp.network=true needs slirp4netns (apt-get install slirp4netns): a sandboxed MCP "
+                            + "server gets a network of its own, never the host's"));
+        }
         List<String> binds = new ArrayList<>();
         for (Path dir : readOnlyDirs) {
             binds.addAll(List.of("--ro-bind", dir.toString(), dir.toString()));
@@ -112,16 +120,26 @@ public final class Bubblewrap {
         env.forEach((name, value) -> argv.addAll(List.of("--setenv", name, value)));
         argv.add("--");
         argv.addAll(command);
-        return argv;
+        return withNetwork(slirp4netns, argv);
     }
 
+    private static List<String> withNetwork(Path slirp4netns, List<String> argv) {
+        return slirp4netns == null ? argv
+                : UserModeNetwork.wrap(slirp4netns, argv);
+    }
+
+    /**
+     * With {@code network}, bubblewrap shares the network namespace it is started in, which is the one
+     * {@link UserModeNetwork}'s launcher made for it (the only caller that passes true), with slirp4netns's resolver
+     * and the CA certificates.
+     */
     private static List<String> sandboxed(Path bwrap, Path workspace, boolean network, int uid, int gid,
                                           List<String> extraBinds) {
-        // With the network, name resolution and CA certificates too (before the root is made read-only).
         List<String> binds = new ArrayList<>(extraBinds);
         if (network) {
-            binds.addAll(List.of("--ro-bind-try", "/etc/resolv.conf", "/etc/resolv.conf", "--ro-bind-try", "/etc/ssl",
-                    "/etc/ssl", "--ro-bind-try", "/etc/ca-certificates", "/etc/ca-certificates"));
+            binds.addAll(UserModeNetwork.resolverBinds());
+            binds.addAll(List.of("--ro-bind-try", "/etc/ssl", "/etc/ssl", "--ro-bind-try", "/etc/ca-certificates",
+                    "/etc/ca-certificates"));
         }
         List<String> argv = view(bwrap, workspace, binds);
         // --unshare-user explicitly (--unshare-all only tries), because --disable-userns needs it: no nested user

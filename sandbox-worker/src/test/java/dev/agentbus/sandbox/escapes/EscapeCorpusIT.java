@@ -3,6 +3,7 @@ package dev.agentbus.sandbox.escapes;
 import dev.agentbus.sandbox.sandboxing.BackendsUnderTest;
 import dev.agentbus.sandbox.sandboxing.CommandResult;
 import dev.agentbus.sandbox.sandboxing.Sandbox;
+import dev.agentbus.sandbox.sandboxing.SandboxConfig;
 import dev.agentbus.sandbox.sandboxing.SandboxSpec;
 import dev.agentbus.sandbox.sandboxing.Sandboxes;
 import org.junit.jupiter.api.AfterAll;
@@ -53,6 +54,18 @@ class EscapeCorpusIT {
     record Seen(CommandResult result, String backend, Path attackerWorkspace, Victim victim) {
         String output() {
             return result.output();
+        }
+
+        /**
+         * The uid commands run as: bubblewrap's 1000 (mapped to the worker's uid); Docker's dedicated uid when the
+         * worker is root, else the worker's own (the workspace's owner).
+         */
+        String sandboxUid() throws Exception {
+            if (!backend.equals(BackendsUnderTest.DOCKER)) {
+                return "1000";
+            }
+            int worker = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+            return Integer.toString(worker == 0 ? SandboxConfig.DEFAULT_DOCKER_UID : worker);
         }
     }
 
@@ -229,11 +242,11 @@ class EscapeCorpusIT {
                 + "for p in $(find / -xdev -perm -4000 -type f 2>/dev/null); do \"$p\" --help </dev/null >/dev/null "
                 + "2>&1; done; id -u", Duration.ofSeconds(60), seen -> {
             assertThat(seen.output()).doesNotContain("ROOTED");
-            assertThat(seen.output().strip()).endsWith("1000");
+            assertThat(seen.output().strip()).endsWith(seen.sandboxUid());
         }));
         corpus.add(new Attempt("make a setuid shell in the workspace", "cp /bin/sh rootsh && chmod 4755 rootsh && "
                 + "./rootsh -c 'id -u'", SHORT, seen -> {
-            assertThat(seen.output().strip()).isEqualTo("1000");
+            assertThat(seen.output().strip()).isEqualTo(seen.sandboxUid());
             Path shell = seen.attackerWorkspace().resolve("rootsh");
             int owner = (Integer) Files.getAttribute(shell, "unix:uid");
             if (owner == 0) {

@@ -19,7 +19,7 @@ class WorkerSettingsTest {
     void without_settings_the_worker_gets_the_documented_defaults() {
         assertThat(bind(Map.of())).isEqualTo(new WorkerSettings("", "", false, "bwrap", 30, 65536, 1048576, 4,
                 "auto", "agentbus-sandbox:1", "", 128, 512, 0.9, false, 900, 2, "session", "", true, "", "", "",
-                524288, 100, 67108864, 8192, "", "agentbus-workspaces", "", 120));
+                524288, 100, 67108864, 8192, "", "agentbus-workspaces", "", 120, "slirp4netns", 64100));
     }
 
     @Test
@@ -55,14 +55,16 @@ class WorkerSettingsTest {
                 Map.entry("AGENTBUS_SANDBOX_KUBERNETES_NAMESPACE", "sandboxes"),
                 Map.entry("AGENTBUS_SANDBOX_KUBERNETES_WORKSPACE_CLAIM", "team-workspaces"),
                 Map.entry("AGENTBUS_SANDBOX_KUBERNETES_RUNTIME_CLASS", "gvisor"),
-                Map.entry("AGENTBUS_SANDBOX_KUBERNETES_READY_TIMEOUT_SECONDS", "300"));
+                Map.entry("AGENTBUS_SANDBOX_KUBERNETES_READY_TIMEOUT_SECONDS", "300"),
+                Map.entry("AGENTBUS_SANDBOX_SLIRP4NETNS", "/opt/bin/slirp4netns"),
+                Map.entry("AGENTBUS_SANDBOX_DOCKER_UID", "70000"));
         try (ApplicationContext ctx = SettingsContext.startWithEnvironment("sandbox-worker", environment,
                 SandboxRuntime.class)) {
             assertThat(ctx.getBean(WorkerSettings.class)).isEqualTo(new WorkerSettings("/srv/agentbus",
                     "/mnt/workspaces", true, "/usr/local/bin/bwrap", 60, 4096, 2048, 2, "docker",
                     "registry.example:5000/sandbox:2", "tcp://docker:2375", 64, 256, 1.5, true, 60, 2, "user",
                     "none", false, "/opt", "git,ls", "none", 1024, 5, 4096, 1000, "sandboxes", "team-workspaces",
-                    "gvisor", 300));
+                    "gvisor", 300, "/opt/bin/slirp4netns", 70000));
         }
     }
 
@@ -81,6 +83,7 @@ class WorkerSettingsTest {
                 bad("backend", "podman", "must be one of auto, docker, bubblewrap, kubernetes, not 'podman'"),
                 bad("kubernetes-ready-timeout-seconds", "0", "must be at least 1, not 0"),
                 bad("scope", "team", "must be one of session, user, not 'team'"),
+                bad("docker-uid", "0", "must be at least 1, not 0"),
                 bad("transfer-max-bytes", "800000", "must be at most 716800 (a transfer travels base64-encoded in "
                         + "one Kafka record of at most 1 MiB), not 800000"),
                 bad("backup-max-bytes", "1000",

@@ -20,7 +20,7 @@ class BackendChoiceTest {
     private static final String NO_BWRAP = "bubblewrap (bwrap) is not installed";
     private static final SandboxConfig CONFIG = SandboxConfig.defaults();
     /** Stand-ins: the choice never uses the engine or the executable, it only hands the backend on. */
-    private static final DockerBackend DOCKER_FOUND = new DockerBackend(null, CONFIG, new SharedContainers());
+    private static final DockerBackend DOCKER_FOUND = new DockerBackend(null, CONFIG, new SharedContainers(CONFIG.dockerUid()));
     private static final BubblewrapBackend BWRAP_FOUND = new BubblewrapBackend(Path.of("/usr/bin/bwrap"), CONFIG,
             Optional.empty());
 
