@@ -81,7 +81,7 @@ public final class OutgoingPolicy {
         try {
             addresses = InetAddress.getAllByName(host);
         } catch (UnknownHostException e) {
-            throw new OutgoingRefused("the host " + host + " could not be resolved");
+            throw new OutgoingRefused("the host " + host + " could not be resolved", true);
         }
         for (InetAddress address : addresses) {
             if (OwnListeners.has(port) && onThisHost(address)) {
@@ -93,6 +93,20 @@ public final class OutgoingPolicy {
                 throw new OutgoingRefused(host + " is an internal address (" + internal.get() + "), which "
                         + "this installation does not reach for its users; an operator can allow it with "
                         + "agentbus.outgoing.allow");
+            }
+        }
+    }
+
+    /**
+     * The check when a user saves a URL for later: as {@link #check(String)}, but a host that does not resolve yet
+     * passes (it is checked again before every request).
+     */
+    public void checkToSave(String url) throws OutgoingRefused {
+        try {
+            check(url);
+        } catch (OutgoingRefused e) {
+            if (!e.unresolved()) {
+                throw e;
             }
         }
     }

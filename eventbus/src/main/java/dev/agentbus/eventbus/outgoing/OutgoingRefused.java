@@ -5,7 +5,22 @@ package dev.agentbus.eventbus.outgoing;
  * the URL: it names the host and the rule, never anything the remote side said.
  */
 public final class OutgoingRefused extends Exception {
+    private final boolean unresolved;
+
     public OutgoingRefused(String message) {
+        this(message, false);
+    }
+
+    OutgoingRefused(String message, boolean unresolved) {
         super(message);
+        this.unresolved = unresolved;
+    }
+
+    /**
+     * Whether the host could not be resolved (now): a URL saved for later may still be right, so a check at saving
+     * time lets it pass, and the check before each request refuses it while it does not resolve.
+     */
+    public boolean unresolved() {
+        return unresolved;
     }
 }
