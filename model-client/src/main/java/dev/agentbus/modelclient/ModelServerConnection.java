@@ -112,8 +112,8 @@ final class ModelServerConnection implements AutoCloseable {
                         .orElse(null)));
                 continue;
             }
-            throw new ModelCallException(failures.server() + " answered the " + what + " with HTTP " + status + ": "
-                    + error + (retryable ? failures.retried() : ""), status, null);
+            throw new ModelCallException(failures.server() + " answered the " + what + " with " + error
+                    + (retryable ? failures.retried() : ""), status, null);
         }
     }
 
