@@ -67,7 +67,10 @@ final class ModelServerConnection implements AutoCloseable {
         return b;
     }
 
-    /** Sends with retries; answers the first 2xx reply, or fails with the server's words. */
+    /**
+     * Sends with retries; answers the first 2xx reply, or fails with the server's words (for a user's server: its
+     * status and a fixed reason).
+     */
     ReplyBody send(String what, HttpRequest.Builder builder) throws ModelCallException {
         HttpRequest request = builder.build();
         int retries = settings.maxRetries();
@@ -77,7 +80,13 @@ final class ModelServerConnection implements AutoCloseable {
                 try {
                     policy.check(request.uri());
                 } catch (OutgoingRefused e) {
-                    throw new ModelCallException(failures.server() + " is refused: " + e.getMessage(), e);
+                    if (e.unresolved() && !last) {
+                        // A name that does not resolve may be a passing DNS failure: tried again, as a connection is.
+                        RetryPolicy.pause(RetryPolicy.backoff(attempt, null));
+                        continue;
+                    }
+                    throw new ModelCallException(failures.server() + " is refused: " + e.getMessage()
+                            + (e.unresolved() ? failures.retried() : ""), e);
                 }
             }
             HttpResponse<InputStream> response;

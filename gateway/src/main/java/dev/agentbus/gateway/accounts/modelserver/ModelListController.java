@@ -93,6 +93,10 @@ class ModelListController {
             try {
                 policy.check(baseUrl + "/models");
             } catch (OutgoingRefused e) {
+                if (e.unresolved()) {
+                    throw new ApiException(HttpStatus.BAD_GATEWAY, server + " did not answer GET /models: "
+                            + e.getMessage());
+                }
                 throw ApiException.badRequest(server + " is refused: " + e.getMessage()
                         + "; change it with PUT /api/v1/me/model");
             }
