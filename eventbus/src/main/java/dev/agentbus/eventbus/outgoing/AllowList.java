@@ -45,7 +45,7 @@ final class AllowList {
         this.entries = List.copyOf(entries);
     }
 
-    /** Parses the setting; a wrong entry is an {@link IllegalArgumentException} naming it, so a service stops at start. */
+    /** Parses the setting; a wrong entry is an {@link IllegalArgumentException} naming it: the service stops. */
     static AllowList parse(String setting) {
         if (setting == null || setting.isBlank()) {
             return NONE;

@@ -14,8 +14,8 @@ import java.util.Optional;
  * operator configured (the team's model server, the team's MCP servers) are the operator's choice and are not checked.
  *
  * <ul>
- *   <li>Every address the host resolves to must be public ({@link InternalAddresses}: not loopback, link-local, private,
- *       carrier-grade NAT, unique local, unspecified, multicast or reserved), unless the operator's allow-list
+ *   <li>Every address the host resolves to must be public ({@link InternalAddresses}: not loopback, link-local,
+ *       private, carrier-grade NAT, unique local, unspecified, multicast or reserved), unless the operator's allow-list
  *       ({@link AllowList}, {@code agentbus.outgoing.allow}) opens it. Checked at the time of each request, after DNS
  *       resolution, so a name that later points inside is caught at its next request. The JDK keeps a resolved name
  *       for 30 s, so the connection that follows uses the addresses checked here.</li>

@@ -4,9 +4,10 @@ import io.micronaut.context.annotation.ConfigurationProperties;
 import io.micronaut.core.bind.annotation.Bindable;
 
 /**
- * The operator's allow-list for URLs that users choose ({@code agentbus.outgoing.allow}, {@code AGENTBUS_OUTGOING_ALLOW};
- * docs/configuration.md, "Outgoing requests"): comma-separated hosts, host:port pairs and CIDR networks that are
- * reachable although internal, e.g. a model server on the LAN. Checked at start: a wrong entry stops the service.
+ * The operator's allow-list for URLs that users choose ({@code agentbus.outgoing.allow},
+ * {@code AGENTBUS_OUTGOING_ALLOW}; docs/configuration.md, "Outgoing requests"): comma-separated hosts, host:port
+ * pairs and CIDR networks that are reachable although internal, e.g. a model server on the LAN. Checked at start: a
+ * wrong entry stops the service.
  */
 @ConfigurationProperties("agentbus.outgoing")
 public record OutgoingSettings(@Bindable(defaultValue = "") String allow) {
