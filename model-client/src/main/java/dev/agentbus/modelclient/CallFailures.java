@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.agentbus.eventbus.outgoing.OutgoingPolicy;
+
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
@@ -21,9 +23,26 @@ final class CallFailures {
     private static final int MAX_ERROR_TEXT = 500;
 
     private final ModelSettings settings;
+    /** A user's server: what it says is never quoted, since it may be an internal service's error text. */
+    private final boolean hideServerText;
 
-    CallFailures(ModelSettings settings) {
+    CallFailures(ModelSettings settings, boolean hideServerText) {
         this.settings = settings;
+        this.hideServerText = hideServerText;
+    }
+
+    /**
+     * An error answer in words: {@code HTTP 400: <the server's own error text>} for the operator's server, its status
+     * and a fixed reason ({@link OutgoingPolicy#statusReason}) for a server a user chose.
+     */
+    String errorWords(int status, String body) {
+        return hideServerText ? OutgoingPolicy.statusReason(status)
+                : "HTTP " + status + ": " + (body == null ? "no readable error body" : errorText(body));
+    }
+
+    /** The server's own words, where they may be shown; for a user's server a fixed text instead. */
+    String serverWords(String text) {
+        return hideServerText ? "(the server's words are not shown)" : text;
     }
 
     String server() {

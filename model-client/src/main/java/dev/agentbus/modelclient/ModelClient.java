@@ -1,5 +1,7 @@
 package dev.agentbus.modelclient;
 
+import dev.agentbus.eventbus.outgoing.OutgoingPolicy;
+
 import java.net.http.HttpRequest;
 import java.util.List;
 import java.util.Objects;
@@ -42,9 +44,20 @@ public final class ModelClient implements AutoCloseable {
     private final WholeReplyReader whole;
     private final ServerModels models;
 
+    /** A client of the operator's model server ({@code llm.*}): trusted as configured, its errors quoted. */
     public ModelClient(ModelSettings settings) {
+        this(settings, null);
+    }
+
+    /**
+     * A client of a model server a user chose: each attempt is checked against {@code policy} first, and the server's
+     * error answers are shown as their status and a fixed reason, never their body.
+     *
+     * @param policy the rule for the user's URL; null for the operator's server
+     */
+    public ModelClient(ModelSettings settings, OutgoingPolicy policy) {
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.server = new ModelServerConnection(settings);
+        this.server = new ModelServerConnection(settings, policy);
         this.streamed = new StreamedReplyReader(server.failures());
         this.whole = new WholeReplyReader(server.failures(), settings.baseUrl());
         this.models = new ServerModels(settings, server);

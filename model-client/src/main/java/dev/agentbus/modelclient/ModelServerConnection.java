@@ -1,5 +1,8 @@
 package dev.agentbus.modelclient;
 
+import dev.agentbus.eventbus.outgoing.OutgoingPolicy;
+import dev.agentbus.eventbus.outgoing.OutgoingRefused;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -18,18 +21,31 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>A call is only retried before its reply's first byte: what a caller reads from a {@link ReplyBody} has been
  * passed on, so a stream that breaks half way fails.
+ *
+ * <p>A server a user chose ({@code PUT /api/v1/me/model}) is checked against the {@link OutgoingPolicy} before every
+ * attempt, and its error answers are shown as their status and a fixed reason, never their body. The operator's
+ * server ({@code policy} null) is neither checked nor hidden. Every request carries the policy's hop marker, and
+ * redirects are never followed (the JDK client's default), so none leads past the check.
  */
 final class ModelServerConnection implements AutoCloseable {
     private final ModelSettings settings;
     private final HttpClient http;
     private final CallFailures failures;
+    /** The rule for a server a user chose; null for the operator's own. */
+    private final OutgoingPolicy policy;
 
-    ModelServerConnection(ModelSettings settings) {
+    ModelServerConnection(ModelSettings settings, OutgoingPolicy policy) {
         this.settings = settings;
+        this.policy = policy;
         // HTTP/1.1: local model servers speak it, and an h2c upgrade attempt confuses some of them.
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(settings.timeout()).build();
-        this.failures = new CallFailures(settings);
+        this.failures = new CallFailures(settings, policy != null);
+    }
+
+    /** Whether the server may be asked at all now: the operator's always, a user's while the policy allows it. */
+    boolean permitted() {
+        return policy == null || policy.allows(settings.baseUrl());
     }
 
     /** The client the probes share, so they reuse its connections. */
@@ -44,19 +60,35 @@ final class ModelServerConnection implements AutoCloseable {
     /** A request to {@code path} under the base URL, with the attempt's time limit and the API key if there is one. */
     HttpRequest.Builder request(String path) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(settings.baseUrl() + path))
-                .timeout(settings.timeout());
+                .timeout(settings.timeout()).header(OutgoingPolicy.HOP_HEADER, OutgoingPolicy.HOP_VALUE);
         if (!settings.apiKey().isBlank()) {
             b.header("Authorization", "Bearer " + settings.apiKey());
         }
         return b;
     }
 
-    /** Sends with retries; answers the first 2xx reply, or fails with the server's words. */
+    /**
+     * Sends with retries; answers the first 2xx reply, or fails with the server's words (for a user's server: its
+     * status and a fixed reason).
+     */
     ReplyBody send(String what, HttpRequest.Builder builder) throws ModelCallException {
         HttpRequest request = builder.build();
         int retries = settings.maxRetries();
         for (int attempt = 0; ; attempt++) {
             boolean last = attempt >= retries;
+            if (policy != null) {
+                try {
+                    policy.check(request.uri());
+                } catch (OutgoingRefused e) {
+                    if (e.unresolved() && !last) {
+                        // A name that does not resolve may be a passing DNS failure: tried again, as a connection is.
+                        RetryPolicy.pause(RetryPolicy.backoff(attempt, null));
+                        continue;
+                    }
+                    throw new ModelCallException(failures.server() + " is refused: " + e.getMessage()
+                            + (e.unresolved() ? failures.retried() : ""), e);
+                }
+            }
             HttpResponse<InputStream> response;
             try {
                 response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
@@ -79,9 +111,9 @@ final class ModelServerConnection implements AutoCloseable {
             }
             String error;
             try (body) {
-                error = CallFailures.errorText(new String(body.readAllBytes(), StandardCharsets.UTF_8));
+                error = failures.errorWords(status, new String(body.readAllBytes(), StandardCharsets.UTF_8));
             } catch (IOException e) {
-                error = "no readable error body";
+                error = failures.errorWords(status, null);
             }
             boolean retryable = RetryPolicy.retryable(status);
             if (retryable && !last) {
@@ -89,8 +121,8 @@ final class ModelServerConnection implements AutoCloseable {
                         .orElse(null)));
                 continue;
             }
-            throw new ModelCallException(failures.server() + " answered the " + what + " with HTTP " + status + ": "
-                    + error + (retryable ? failures.retried() : ""), status, null);
+            throw new ModelCallException(failures.server() + " answered the " + what + " with " + error
+                    + (retryable ? failures.retried() : ""), status, null);
         }
     }
 

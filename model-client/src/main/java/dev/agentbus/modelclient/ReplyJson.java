@@ -24,7 +24,7 @@ final class ReplyJson {
             }
             return node;
         } catch (JsonProcessingException e) {
-            throw failures.unreadable(what, "not JSON: " + e.getOriginalMessage());
+            throw failures.unreadable(what, "not JSON: " + failures.serverWords(e.getOriginalMessage()));
         }
     }
 

@@ -78,6 +78,9 @@ final class ServerModels {
                 || System.nanoTime() - contextWindowAskedAt < ASK_AGAIN_AFTER.toNanos())) {
             return known;
         }
+        if (!server.permitted()) {
+            return Optional.empty();
+        }
         String model;
         try {
             model = resolveModel();
@@ -99,6 +102,9 @@ final class ServerModels {
         Long askedAt = capabilitiesAskedAt.get(model);
         if (known != null && (known.known() || System.nanoTime() - askedAt < ASK_AGAIN_AFTER.toNanos())) {
             return known;
+        }
+        if (!server.permitted()) {
+            return ModelCapabilities.UNKNOWN;
         }
         ModelCapabilities asked = new CapabilityProbe(server.http(), settings.baseUrl(), settings.apiKey())
                 .probe(model);

@@ -3,6 +3,8 @@ package dev.agentbus.modelclient;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.agentbus.eventbus.outgoing.OutgoingPolicy;
+
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -50,7 +52,8 @@ final class ServerQueries {
     }
 
     private HttpRequest.Builder request(String url) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(TIMEOUT);
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(TIMEOUT)
+                .header(OutgoingPolicy.HOP_HEADER, OutgoingPolicy.HOP_VALUE);
         if (!apiKey.isBlank()) {
             b.header("Authorization", "Bearer " + apiKey);
         }

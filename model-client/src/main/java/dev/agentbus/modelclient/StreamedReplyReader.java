@@ -56,7 +56,7 @@ final class StreamedReplyReader {
         if (chunk.has("error")) {
             // The stream itself began with HTTP 200, so there is no error status to report.
             throw new ModelCallException(failures.server() + " reported an error while streaming the " + what + ": "
-                    + CallFailures.errorText(chunk), null);
+                    + failures.serverWords(CallFailures.errorText(chunk)), null);
         }
         reply.model(text(chunk.get("model")));
         reply.usage(chunk.get("usage"));

@@ -68,7 +68,9 @@ class NotificationsIT {
         model = ScriptedModelServer.start();
         stack = new StandaloneStack(dataDir, model, Map.of(
                 "agentbus.notifications.webhook-attempts", "2",
-                "agentbus.notifications.webhook-backoff", "200ms"));
+                "agentbus.notifications.webhook-backoff", "200ms",
+                // The test's webhook receiver runs on this host's loopback: the operator opens it.
+                "agentbus.outgoing.allow", "127.0.0.1"));
     }
 
     @AfterAll

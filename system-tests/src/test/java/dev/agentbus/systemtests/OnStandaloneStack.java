@@ -23,7 +23,10 @@ abstract class OnStandaloneStack {
         model = ScriptedModelServer.start();
         // Semantic search on, as with an operator who set an embedding model: the scripted server embeds (its hashed
         // bag of words), so every system test also runs the gateway's embedder beside the read models.
-        stack = new StandaloneStack(dataDir, model, Map.of("agentbus.search.embedding-model", "scripted-embedding"));
+        // The scripted servers that stand for a person's own model server run on this host's loopback, an internal
+        // address: the operator opens it, as a team opens its model server on the LAN (docs/configuration.md).
+        stack = new StandaloneStack(dataDir, model, Map.of("agentbus.search.embedding-model", "scripted-embedding",
+                "agentbus.outgoing.allow", "127.0.0.1"));
     }
 
     @AfterAll

@@ -3,6 +3,8 @@ package dev.agentbus.gateway.notifying;
 import dev.agentbus.api.notifying.NotificationItem;
 import dev.agentbus.api.notifying.NotificationList;
 import dev.agentbus.api.notifying.NotificationSettingsView;
+import dev.agentbus.eventbus.outgoing.OutgoingPolicy;
+import dev.agentbus.eventbus.outgoing.OutgoingSettings;
 import dev.agentbus.gateway.errors.ApiException;
 import dev.agentbus.gateway.readmodels.ReadModelDatabase;
 import dev.agentbus.gateway.readmodels.Sql;
@@ -27,8 +29,10 @@ final class Notifications {
     static final int MAX_LIMIT = 200;
 
     private final ReadModelDatabase database;
+    private final OutgoingPolicy outgoing;
 
-    Notifications(ReadModelDatabase database) {
+    Notifications(ReadModelDatabase database, OutgoingSettings outgoing) {
+        this.outgoing = outgoing.policy();
         this.database = database;
     }
 
@@ -103,7 +107,7 @@ final class Notifications {
      * that changes forgets the old one's failures.
      */
     NotificationSettingsView putSettings(String user, String webhookUrl, List<String> on) {
-        String url = WebhookUrl.check(webhookUrl);
+        String url = WebhookUrl.check(webhookUrl, outgoing);
         Set<NotificationKind> kinds = null;
         if (on != null) {
             kinds = EnumSet.noneOf(NotificationKind.class);

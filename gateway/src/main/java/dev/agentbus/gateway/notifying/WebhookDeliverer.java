@@ -2,6 +2,9 @@ package dev.agentbus.gateway.notifying;
 
 import dev.agentbus.api.ApiJson;
 import dev.agentbus.api.notifying.NotificationItem;
+import dev.agentbus.eventbus.outgoing.OutgoingPolicy;
+import dev.agentbus.eventbus.outgoing.OutgoingRefused;
+import dev.agentbus.eventbus.outgoing.OutgoingSettings;
 import dev.agentbus.gateway.readmodels.ReadModelDatabase;
 import dev.agentbus.gateway.readmodels.Sql;
 import io.micronaut.context.annotation.Context;
@@ -30,7 +33,9 @@ import java.util.concurrent.TimeUnit;
  * pending, so a slow or dead webhook never holds up the log or the read models. Each round claims the due rows (a
  * lease: their next attempt moves past the time-out, so another gateway replica does not take them meanwhile), POSTs
  * them with a bounded time-out, and records the outcome: delivered, or tried again after a backoff that doubles, and
- * after the last attempt failed, with the reason shown in the user's settings and the log.
+ * after the last attempt failed, with the reason shown in the user's settings and the log. The URL is the user's
+ * choice, so each delivery goes through the {@link OutgoingPolicy} first (an internal address is refused, and nothing
+ * is sent), and carries its hop marker; redirects are not followed.
  */
 @Context
 final class WebhookDeliverer {
@@ -43,11 +48,13 @@ final class WebhookDeliverer {
     private final ReadModelDatabase database;
     private final NotificationSettings settings;
     private final HttpClient http;
+    private final OutgoingPolicy outgoing;
     private final ExecutorService posts = Executors.newVirtualThreadPerTaskExecutor();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("gateway-webhooks").factory());
 
-    WebhookDeliverer(ReadModelDatabase database, NotificationSettings settings) {
+    WebhookDeliverer(ReadModelDatabase database, NotificationSettings settings, OutgoingSettings outgoing) {
+        this.outgoing = outgoing.policy();
         this.database = database;
         this.settings = settings;
         this.http = HttpClient.newBuilder().connectTimeout(settings.webhookTimeout())
@@ -96,15 +103,20 @@ final class WebhookDeliverer {
         }
         String failure;
         try {
-            HttpRequest request = HttpRequest.newBuilder(URI.create(due.url())).timeout(settings.webhookTimeout())
+            // Checked before every delivery, not only when saved: the name may point elsewhere by now.
+            URI url = outgoing.check(due.url());
+            HttpRequest request = HttpRequest.newBuilder(url).timeout(settings.webhookTimeout())
                     .header("Content-Type", "application/json").header("User-Agent", "agentbus-notifications")
+                    .header(OutgoingPolicy.HOP_HEADER, OutgoingPolicy.HOP_VALUE)
                     .POST(HttpRequest.BodyPublishers.ofString(ApiJson.write(due.item()), StandardCharsets.UTF_8))
                     .build();
             int status = http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
-            failure = status / 100 == 2 ? null : "the webhook answered HTTP " + status;
+            failure = status / 100 == 2 ? null : "the webhook answered " + OutgoingPolicy.statusReason(status);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return;
+        } catch (OutgoingRefused e) {
+            failure = "the webhook is refused: " + e.getMessage();
         } catch (Exception e) {
             failure = "the webhook could not be reached: " + e;
         }

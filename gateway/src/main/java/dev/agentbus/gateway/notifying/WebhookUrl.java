@@ -1,11 +1,17 @@
 package dev.agentbus.gateway.notifying;
 
+import dev.agentbus.eventbus.outgoing.OutgoingPolicy;
+import dev.agentbus.eventbus.outgoing.OutgoingRefused;
 import dev.agentbus.gateway.errors.ApiException;
 
 import java.net.URI;
 import java.net.URISyntaxException;
 
-/** A webhook URL a user may set: absolute, http or https, with a host, and of a sane length. */
+/**
+ * A webhook URL a user may set: absolute, http or https, with a host, of a sane length, and one the
+ * {@link OutgoingPolicy} lets the installation reach (no internal address unless the operator allows it; checked
+ * again before every delivery).
+ */
 final class WebhookUrl {
     static final int MAX_CHARS = 2000;
 
@@ -13,7 +19,7 @@ final class WebhookUrl {
     }
 
     /** The URL to store, null for "no webhook" (absent or blank), or a 400 that says what is wrong. */
-    static String check(String url) {
+    static String check(String url, OutgoingPolicy policy) {
         if (url == null || url.isBlank()) {
             return null;
         }
@@ -36,6 +42,11 @@ final class WebhookUrl {
         }
         if (uri.getUserInfo() != null) {
             throw ApiException.badRequest("webhookUrl must not carry a user name or password");
+        }
+        try {
+            policy.checkToSave(u);
+        } catch (OutgoingRefused e) {
+            throw ApiException.badRequest("webhookUrl is refused: " + e.getMessage());
         }
         return u;
     }

@@ -91,7 +91,9 @@ class IsolationIT {
         modelServer = dev.agentbus.testkit.model.ScriptedModelServer.start();
         gateway = new TestGateway(broker.bootstrapServers(), dir.resolve("gw"), TestPostgres.newDatabase(),
                 Map.of("agentbus.admin-password", AccountsIT.ADMIN_PASSWORD, "llm.url", modelServer.baseUrl(),
-                        "agentbus.search.embedding-model", "hashed"));
+                        "agentbus.search.embedding-model", "hashed",
+                        // the probes' own model and MCP servers are on loopback: the operator opens it
+                        "agentbus.outgoing.allow", "127.0.0.1"));
         url = gateway.url();
         AccountsIT.url = url;
         alice = newUser("alice");

@@ -53,7 +53,9 @@ class ModelRoutesIT {
         team = ScriptedModelServer.start("team-model").tellContextWindow(WindowStyle.VLLM, 8192);
         // One second: listing models from a server that never answers ends in a 504 quickly.
         gateway = new TestGateway(broker.bootstrapServers(), dir.resolve("gw"), TestPostgres.newDatabase(),
-                Map.of("llm.url", team.baseUrl(), "llm.timeout-seconds", "1", "agentbus.models.vision", "team-*"));
+                Map.of("llm.url", team.baseUrl(), "llm.timeout-seconds", "1", "agentbus.models.vision", "team-*",
+                        // the scripted servers that stand for a person's own are on loopback: the operator opens it
+                        "agentbus.outgoing.allow", "127.0.0.1"));
         running = UUID.randomUUID().toString();
         try (LogWriter log = new LogWriter(kafka)) {
             log.append(running, "local", new SessionEvent.SessionCreated("running"));

@@ -5,6 +5,7 @@ import dev.agentbus.events.session.SessionEvent;
 import dev.agentbus.events.session.Urgency;
 import dev.agentbus.events.session.TurnOutcome;
 import dev.agentbus.events.tools.Risk;
+import dev.agentbus.eventbus.outgoing.OutgoingPolicy;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -132,12 +133,15 @@ class NotificationRulesTest {
     }
 
     @Test
-    void a_webhook_url_must_be_http_or_https_with_a_host() {
-        assertThat(WebhookUrl.check(" https://hooks.example.com/a?b=1 ")).isEqualTo("https://hooks.example.com/a?b=1");
-        assertThat(WebhookUrl.check("")).isNull();
+    void a_webhook_url_must_be_http_or_https_with_a_public_host() {
+        OutgoingPolicy policy = OutgoingPolicy.DEFAULT;
+        assertThat(WebhookUrl.check(" https://hooks.example.com/a?b=1 ", policy))
+                .isEqualTo("https://hooks.example.com/a?b=1");
+        assertThat(WebhookUrl.check("", policy)).isNull();
         for (String bad : new String[] {"ftp://x.example/", "file:///etc/passwd", "javascript:alert(1)",
-                "http://", "not a url", "https://user:pw@x.example/"}) {
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> WebhookUrl.check(bad)).as(bad)
+                "http://", "not a url", "https://user:pw@x.example/", "http://127.0.0.1:9092/",
+                "http://169.254.169.254/latest/meta-data/", "http://10.0.0.8/hook", "http://[::1]:8080/"}) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> WebhookUrl.check(bad, policy)).as(bad)
                     .isInstanceOf(dev.agentbus.gateway.errors.ApiException.class);
         }
     }

@@ -1,5 +1,6 @@
 package dev.agentbus.orchestrator.running;
 
+import dev.agentbus.eventbus.outgoing.OutgoingPolicy;
 import dev.agentbus.eventbus.secrets.SecretBox;
 import dev.agentbus.events.models.ModelChoice;
 import dev.agentbus.events.models.Sampling;
@@ -18,17 +19,27 @@ import java.util.function.Function;
  * /api/v1/me/model}) when they have one, else the team's ({@code llm.*}). The user's key is opened here, just
  * before use, and never logged. Time-out, retries and streaming stay the team's; the model and sampling a call asks
  * for are decided per call ({@link #defaultsFor} gives the decider the user's and the team's, and the call carries
- * what was decided). One client per distinct server, model and key, kept while it is in use.
+ * what was decided). One client per distinct server, model and key, kept while it is in use. A user's server is
+ * checked against the {@link OutgoingPolicy} at every call, and its error answers are never quoted; the team's is the
+ * operator's choice.
  */
 final class ModelServers implements AutoCloseable {
     private final ModelClient teams;
     private final ModelSettings defaults;
     private final Function<String, Optional<UserModelSettings>> userSettings;
     private final SecretBox secrets;
+    /** A user's server is theirs to choose, so it goes through the installation's outgoing policy. */
+    private final OutgoingPolicy policy;
     private final Map<UserModelSettings, ModelClient> clients = new ConcurrentHashMap<>();
 
     ModelServers(ModelSettings defaults, Function<String, Optional<UserModelSettings>> userSettings,
                  SecretBox secrets) {
+        this(defaults, userSettings, secrets, OutgoingPolicy.DEFAULT);
+    }
+
+    ModelServers(ModelSettings defaults, Function<String, Optional<UserModelSettings>> userSettings,
+                 SecretBox secrets, OutgoingPolicy policy) {
+        this.policy = policy;
         this.defaults = defaults;
         this.teams = new ModelClient(defaults);
         this.userSettings = userSettings;
@@ -72,7 +83,7 @@ final class ModelServers implements AutoCloseable {
         }
         ModelClient client = new ModelClient(new ModelSettings(own.get().baseUrl(), own.get().model(), apiKey,
                 defaults.temperature(), defaults.maxTokens(), defaults.timeout(), defaults.maxRetries(),
-                defaults.stream()));
+                defaults.stream()), policy);
         // Settings the user has left behind keep no client: drop theirs before adding the new one.
         clients.entrySet().removeIf(e -> {
             if (e.getKey().userId().equals(userId)) {

@@ -9,6 +9,8 @@ import dev.agentbus.events.memory.MemoryDocument;
 import dev.agentbus.orchestrator.config.InsightInjectionSettings;
 import dev.agentbus.orchestrator.deciding.remembering.InjectionLimits;
 import dev.agentbus.events.topics.Topics;
+import dev.agentbus.eventbus.outgoing.OutgoingPolicy;
+import dev.agentbus.eventbus.outgoing.OutgoingSettings;
 import dev.agentbus.eventbus.secrets.SecretBox;
 import dev.agentbus.events.models.UserModelSettings;
 import dev.agentbus.orchestrator.config.AgentSettings;
@@ -43,6 +45,8 @@ public class OrchestratorRuntime {
     private final String systemPrompt;
     private final int snapshotEvery;
     private final SecretBox secrets;
+    /** The rule for the model servers users choose (agentbus.outgoing.allow). */
+    private final OutgoingPolicy outgoing;
     private final PermissionSettings permissions;
     private final LoopLimits loopLimits;
     private final ContextSettings context;
@@ -60,7 +64,8 @@ public class OrchestratorRuntime {
                                PermissionSettings permissions, LoopGuardSettings loopGuard, ContextSettings context,
                                SubAgentSettings subAgents, ModelCapabilitySettings capabilities,
                                InsightInjectionSettings injection,
-                               SecretBox secrets) {
+                               SecretBox secrets, OutgoingSettings outgoing) {
+        this.outgoing = outgoing.policy();
         this.subAgents = subAgents.limits();
         this.injection = injection;
         this.context = context;
@@ -103,7 +108,7 @@ public class OrchestratorRuntime {
         if (!insights.awaitCaughtUp(Duration.ofSeconds(60))) {
             throw new IllegalStateException("could not read " + Topics.USER_INSIGHTS.name() + " within 60 s");
         }
-        servers = new ModelServers(llm.modelSettings(), userModels::get, secrets);
+        servers = new ModelServers(llm.modelSettings(), userModels::get, secrets, outgoing);
         PromptBuilder prompts = new PromptBuilder(systemPrompt);
         engine = new SessionEngine(kafka,
                 answers -> new ModelCalls(kafka, servers, prompts, Clock.systemUTC(), answers, context.window(),

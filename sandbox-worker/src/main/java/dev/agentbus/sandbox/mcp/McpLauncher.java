@@ -3,6 +3,8 @@ package dev.agentbus.sandbox.mcp;
 import dev.agentbus.events.mcp.McpServerConfig;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentbus.eventbus.outgoing.OutgoingPolicy;
+import dev.agentbus.eventbus.outgoing.OutgoingRefused;
 import dev.agentbus.sandbox.shell.Bubblewrap;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.client.transport.ServerParameters;
@@ -11,6 +13,7 @@ import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpClientTransport;
 
 import java.net.URI;
+import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,7 +31,10 @@ import java.util.Optional;
  *   <li>on the worker host itself, only when the team's configuration marks the server {@code trusted}.</li>
  * </ul>
  * A worker without bubblewrap runs no untrusted stdio server (the listing says why). Streamable-HTTP servers are
- * reached by the worker with their configured headers, which never leave it.
+ * reached by the worker with their configured headers, which never leave it. The worker connects from the host's
+ * network, so an HTTP server a user or a workspace names goes through the {@link OutgoingPolicy} before every
+ * request (no internal address unless the operator allows it); the team's are the operator's choice. Every request
+ * carries the policy's hop marker, and redirects are not followed.
  */
 final class McpLauncher {
     /** The uid and gid the server sees inside the sandbox, as the session's commands do. */
@@ -39,8 +45,15 @@ final class McpLauncher {
     private final boolean network;
     private final Duration timeout;
     private final JacksonMcpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
+    private final OutgoingPolicy outgoing;
 
     McpLauncher(String bwrapSetting, List<Path> packageDirs, boolean network, Duration timeout) {
+        this(bwrapSetting, packageDirs, network, timeout, OutgoingPolicy.DEFAULT);
+    }
+
+    McpLauncher(String bwrapSetting, List<Path> packageDirs, boolean network, Duration timeout,
+                OutgoingPolicy outgoing) {
+        this.outgoing = outgoing;
         this.bwrap = Bubblewrap.find(bwrapSetting);
         this.packageDirs = List.copyOf(packageDirs);
         this.network = network;
@@ -72,15 +85,38 @@ final class McpLauncher {
                 .build(), json);
     }
 
+    /** Whether a failure of {@code server} may be quoted: not for an HTTP server a user or a workspace chose. */
+    static boolean quotable(McpServerConfig server) {
+        return server.stdio() || McpServerConfig.TEAM.equals(server.source());
+    }
+
     private McpClientTransport http(McpServerConfig server) {
         URI uri = URI.create(server.url());
+        boolean checked = !McpServerConfig.TEAM.equals(server.source());
+        if (checked) {
+            refuseIfOutside(uri); // at once, so the listing says why; then again before every request below
+        }
         String base = uri.getScheme() + "://" + uri.getRawAuthority();
         String endpoint = (uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath())
                 + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
         // The headers are set on every request the transport makes; they exist only in this worker's memory.
-        HttpRequest.Builder requests = HttpRequest.newBuilder();
+        HttpRequest.Builder requests = HttpRequest.newBuilder().header(OutgoingPolicy.HOP_HEADER,
+                OutgoingPolicy.HOP_VALUE);
         server.headers().forEach(requests::header);
-        return HttpClientStreamableHttpTransport.builder(base).endpoint(endpoint).requestBuilder(requests)
-                .connectTimeout(timeout).jsonMapper(json).build();
+        HttpClientStreamableHttpTransport.Builder transport = HttpClientStreamableHttpTransport.builder(base)
+                .endpoint(endpoint).requestBuilder(requests).connectTimeout(timeout).jsonMapper(json)
+                .customizeClient(client -> client.followRedirects(HttpClient.Redirect.NEVER));
+        if (checked) {
+            transport.httpRequestCustomizer((request, method, target, body, context) -> refuseIfOutside(target));
+        }
+        return transport.build();
+    }
+
+    private void refuseIfOutside(URI target) {
+        try {
+            outgoing.check(target);
+        } catch (OutgoingRefused e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
     }
 }

@@ -9,6 +9,8 @@ import dev.agentbus.events.Json;
 import dev.agentbus.events.mcp.McpServerView;
 import dev.agentbus.events.mcp.McpToolNames;
 import dev.agentbus.events.mcp.McpToolView;
+import dev.agentbus.eventbus.outgoing.OutgoingPolicy;
+import dev.agentbus.eventbus.outgoing.OutgoingRefused;
 import dev.agentbus.sandbox.tools.ToolOutcome;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpAsyncClient;
@@ -27,6 +29,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The MCP servers of the sessions this worker serves: started when a session is first seen (or at its first call
@@ -63,10 +67,10 @@ public final class McpSessions implements AutoCloseable {
 
     /** The worker's: its settings, with stdio servers sandboxed by the bubblewrap of {@code bwrapSetting}. */
     public static McpSessions of(McpSettings settings, UserMcpConfigs.Lookup users, String bwrapSetting,
-                                 int outputCapBytes) {
+                                 int outputCapBytes, OutgoingPolicy outgoing) {
         Duration timeout = Duration.ofSeconds(settings.requestTimeoutSeconds());
         return new McpSessions(settings.teamServers(), users, new McpLauncher(bwrapSetting, settings.packagePaths(),
-                settings.network(), timeout), timeout, outputCapBytes);
+                settings.network(), timeout, outgoing), timeout, outputCapBytes);
     }
 
     McpSessions(List<McpServerConfig> team, McpLauncher launcher, Duration timeout, int outputCapBytes) {
@@ -249,7 +253,8 @@ public final class McpSessions implements AutoCloseable {
                 LOG.warn("session {}: MCP server {} failed during a call of {}: {}", sessionId, server, name,
                         e.toString());
                 s.drop(server);
-                return ToolOutcome.failure("the MCP server '" + server + "' failed during the call (" + message(e)
+                return ToolOutcome.failure("the MCP server '" + server + "' failed during the call ("
+                        + message(live.config, e)
                         + "); it was not called again, so it may or may not have done it. The server is started "
                         + "again at the next call");
             }
@@ -307,6 +312,36 @@ public final class McpSessions implements AutoCloseable {
                 ? new ToolOutcome(false, "", all.isEmpty() ? "the MCP tool reported an error" : all, null, truncated)
                 : new ToolOutcome(true, all, null, null, truncated);
     }
+
+    /**
+     * Why {@code server} failed, in words the session may show. An HTTP server a user or a workspace chose may be an
+     * internal service whose error text must not reach the session: only a refusal of the outgoing policy, the HTTP
+     * status with a fixed reason, or the kind of failure is said.
+     */
+    private static String message(McpServerConfig server, Throwable e) {
+        if (McpLauncher.quotable(server)) {
+            return message(e);
+        }
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof OutgoingRefused refused) {
+                return "refused: " + refused.getMessage();
+            }
+        }
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            Matcher status = STATUS.matcher(String.valueOf(t.getMessage()));
+            if (status.find()) {
+                return "it answered " + OutgoingPolicy.statusReason(Integer.parseInt(status.group(1)));
+            }
+        }
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return "it did not answer as an MCP server (" + root.getClass().getSimpleName() + "; its words are not shown)";
+    }
+
+    /** Where the MCP client's exceptions name the HTTP status of an answer. */
+    private static final Pattern STATUS = Pattern.compile("(?i)status(?: code)?\\W{0,3}(\\d{3})\\b");
 
     private static String message(Throwable e) {
         Throwable root = e;
@@ -407,7 +442,7 @@ public final class McpSessions implements AutoCloseable {
             if (client != null) {
                 client.close();
             }
-            return new Live(config, null, List.of(), "could not start or list it: " + message(e));
+            return new Live(config, null, List.of(), "could not start or list it: " + message(config, e));
         }
     }
 }

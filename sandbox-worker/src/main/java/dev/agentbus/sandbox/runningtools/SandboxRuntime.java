@@ -1,5 +1,6 @@
 package dev.agentbus.sandbox.runningtools;
 
+import dev.agentbus.eventbus.outgoing.OutgoingSettings;
 import dev.agentbus.eventbus.DataDir;
 import dev.agentbus.eventbus.KafkaSettings;
 import dev.agentbus.eventbus.TopicAdmin;
@@ -44,12 +45,15 @@ class SandboxRuntime {
 
     private final WorkerSettings worker;
     private final McpSettings mcpSettings;
+    private final OutgoingSettings outgoing;
     /** Opens the users' own MCP servers' secrets, sealed by the gateway with the same installation key. */
     private final SecretBox secrets;
     private UserMcpConfigs userMcp;
     private McpSessions mcp;
 
-    SandboxRuntime(KafkaSettings kafka, WorkerSettings worker, McpSettings mcpSettings, SecretBox secrets) {
+    SandboxRuntime(KafkaSettings kafka, WorkerSettings worker, McpSettings mcpSettings, SecretBox secrets,
+                   OutgoingSettings outgoing) {
+        this.outgoing = outgoing;
         this.kafka = kafka;
         this.worker = worker;
         this.mcpSettings = mcpSettings;
@@ -101,7 +105,8 @@ class SandboxRuntime {
         // Before the runner: a session created now must get its owner's servers. Stdio MCP servers run in a
         // bubblewrap sandbox of their own with the session's workspace (McpLauncher).
         userMcp = UserMcpConfigs.follow(kafka, secrets);
-        mcp = McpSessions.of(mcpSettings, userMcp.lookup(), worker.bwrap(), worker.outputCapBytes());
+        mcp = McpSessions.of(mcpSettings, userMcp.lookup(), worker.bwrap(), worker.outputCapBytes(),
+                outgoing.policy());
         userMcp.onChange(mcp::userChanged);
         runner = new ToolRunner(kafka, new ToolExecutor(settings, sandboxes), workspaces,
                 new dev.agentbus.sandbox.checkpointing.Checkpoints(workspaces.root(), Clock.systemUTC()),

@@ -3,6 +3,9 @@ package dev.agentbus.gateway.accounts.modelserver;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentbus.api.ApiJson;
 import dev.agentbus.api.accounts.ModelList;
+import dev.agentbus.eventbus.outgoing.OutgoingPolicy;
+import dev.agentbus.eventbus.outgoing.OutgoingRefused;
+import dev.agentbus.eventbus.outgoing.OutgoingSettings;
 import dev.agentbus.eventbus.secrets.SecretBox;
 import dev.agentbus.events.Json;
 import dev.agentbus.events.models.UserModelSettings;
@@ -33,7 +36,9 @@ import static dev.agentbus.gateway.auth.Callers.userOf;
  * {@code GET /api/v1/models}: what the caller's model server offers, asked live ({@code GET /v1/models} there), so a
  * person can pick a model for a session. The server is the caller's own ({@code PUT /api/v1/me/model}, with their
  * key) or else the installation's ({@code llm.url}). A server that does not answer is a 502 JSON error, one that does
- * not answer in time a 504; the team's server's address is never shown.
+ * not answer in time a 504; the team's server's address is never shown. The caller's own server is their choice, so
+ * it goes through the {@link OutgoingPolicy} before every request (a 400 when refused: the gateway itself, an internal
+ * address), and only its status is shown, never its body.
  */
 @Controller("/api/v1/models")
 @ExecuteOn(TaskExecutors.BLOCKING)
@@ -43,12 +48,15 @@ class ModelListController {
     private final TeamModelServer team;
     private final HttpClient http;
     private final ModelDeclarations declared;
+    private final OutgoingPolicy outgoing;
     /** Ollama is asked model by model; a longer list shows the rest without capabilities. */
     private static final int MAX_OLLAMA_ASKS = 20;
     private static final Duration CAPABILITY_WAIT = Duration.ofSeconds(3);
 
-    ModelListController(UserModels models, SecretBox secrets, TeamModelServer team, ModelDeclarations declared) {
+    ModelListController(UserModels models, SecretBox secrets, TeamModelServer team, ModelDeclarations declared,
+                        OutgoingSettings outgoing) {
         this.declared = declared;
+        this.outgoing = outgoing.policy();
         this.models = models;
         this.secrets = secrets;
         this.team = team;
@@ -72,15 +80,30 @@ class ModelListController {
                 }
             }
             return ApiJson.write(new ModelList("own", ask(own.get().baseUrl(), key,
-                    "your model server at " + own.get().baseUrl())));
+                    "your model server at " + own.get().baseUrl(), outgoing)));
         }
-        return ApiJson.write(new ModelList("team", ask(team.url(), team.apiKey(), "the team's model server")));
+        return ApiJson.write(new ModelList("team", ask(team.url(), team.apiKey(), "the team's model server", null)));
     }
 
-    private List<ModelList.Model> ask(String baseUrl, String apiKey, String server) throws InterruptedException {
+    /** @param policy the rule for a server the caller chose; null for the team's, which the operator configured */
+    private List<ModelList.Model> ask(String baseUrl, String apiKey, String server, OutgoingPolicy policy)
+            throws InterruptedException {
         Duration wait = team.listWait();
+        if (policy != null) {
+            try {
+                policy.check(baseUrl + "/models");
+            } catch (OutgoingRefused e) {
+                if (e.unresolved()) {
+                    throw new ApiException(HttpStatus.BAD_GATEWAY, server + " did not answer GET /models: "
+                            + e.getMessage());
+                }
+                throw ApiException.badRequest(server + " is refused: " + e.getMessage()
+                        + "; change it with PUT /api/v1/me/model");
+            }
+        }
         java.net.http.HttpRequest.Builder get = java.net.http.HttpRequest.newBuilder(URI.create(baseUrl + "/models"))
-                .timeout(wait).header("Accept", "application/json").GET();
+                .timeout(wait).header("Accept", "application/json")
+                .header(OutgoingPolicy.HOP_HEADER, OutgoingPolicy.HOP_VALUE).GET();
         if (!apiKey.isBlank()) {
             get.header("Authorization", "Bearer " + apiKey);
         }
@@ -96,8 +119,8 @@ class ModelListController {
                     : e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
         }
         if (answer.statusCode() / 100 != 2) {
-            throw new ApiException(HttpStatus.BAD_GATEWAY, server + " answered GET /models with HTTP "
-                    + answer.statusCode());
+            throw new ApiException(HttpStatus.BAD_GATEWAY, server + " answered GET /models with "
+                    + OutgoingPolicy.statusReason(answer.statusCode()));
         }
         JsonNode data;
         try {
@@ -117,7 +140,7 @@ class ModelListController {
                         window(m)));
             }
         }
-        return withCapabilities(found, baseUrl, apiKey);
+        return withCapabilities(found, baseUrl, apiKey, policy);
     }
 
     /**
@@ -126,10 +149,10 @@ class ModelListController {
      * installation declares it. A server that says nothing, or not in time, leaves them absent: the list is still
      * worth showing.
      */
-    private List<ModelList.Model> withCapabilities(List<ModelList.Model> listed, String baseUrl, String apiKey)
-            throws InterruptedException {
+    private List<ModelList.Model> withCapabilities(List<ModelList.Model> listed, String baseUrl, String apiKey,
+                                                   OutgoingPolicy policy) throws InterruptedException {
         String root = baseUrl.endsWith("/v1") ? baseUrl.substring(0, baseUrl.length() - 3) : baseUrl;
-        JsonNode lmStudio = askJson(root + "/api/v0/models", null, apiKey);
+        JsonNode lmStudio = askJson(root + "/api/v0/models", null, apiKey, policy);
         List<ModelList.Model> out = new ArrayList<>();
         int ollamaAsks = 0;
         for (ModelList.Model m : listed) {
@@ -142,7 +165,7 @@ class ModelListController {
                 }
             } else if (ollamaAsks++ < MAX_OLLAMA_ASKS) {
                 told = ModelCapabilityText.fromOllama(askJson(root + "/api/show",
-                        Json.mapper().createObjectNode().put("model", m.id()).toString(), apiKey));
+                        Json.mapper().createObjectNode().put("model", m.id()).toString(), apiKey, policy));
             }
             Boolean vision = told != null && told.vision() != null ? told.vision() : declared.vision(m.id());
             String from = told != null && told.vision() != null ? told.source()
@@ -155,9 +178,14 @@ class ModelListController {
     }
 
     /** A JSON answer of a route some servers have: null for anything else (404, not JSON, no answer in time). */
-    private JsonNode askJson(String url, String postBody, String apiKey) throws InterruptedException {
+    private JsonNode askJson(String url, String postBody, String apiKey, OutgoingPolicy policy)
+            throws InterruptedException {
+        if (policy != null && !policy.allows(url)) {
+            return null;
+        }
         java.net.http.HttpRequest.Builder b = java.net.http.HttpRequest.newBuilder(URI.create(url))
-                .timeout(CAPABILITY_WAIT).header("Accept", "application/json");
+                .timeout(CAPABILITY_WAIT).header("Accept", "application/json")
+                .header(OutgoingPolicy.HOP_HEADER, OutgoingPolicy.HOP_VALUE);
         if (postBody == null) {
             b.GET();
         } else {

@@ -2,6 +2,9 @@ package dev.agentbus.gateway.accounts.modelserver;
 
 import dev.agentbus.api.ApiJson;
 import dev.agentbus.api.accounts.ModelServer;
+import dev.agentbus.eventbus.outgoing.OutgoingPolicy;
+import dev.agentbus.eventbus.outgoing.OutgoingRefused;
+import dev.agentbus.eventbus.outgoing.OutgoingSettings;
 import dev.agentbus.eventbus.secrets.SecretBox;
 import dev.agentbus.events.models.Sampling;
 import dev.agentbus.events.models.UserModelSettings;
@@ -50,8 +53,11 @@ class ModelServerController {
     private final SecretBox secrets;
     private final ReadModelDatabase database;
     private final Clock clock = Clock.systemUTC();
+    private final OutgoingPolicy outgoing;
 
-    ModelServerController(UserModels models, SecretBox secrets, ReadModelDatabase database) {
+    ModelServerController(UserModels models, SecretBox secrets, ReadModelDatabase database,
+                          OutgoingSettings outgoing) {
+        this.outgoing = outgoing.policy();
         this.models = models;
         this.secrets = secrets;
         this.database = database;
@@ -74,6 +80,12 @@ class ModelServerController {
     public String put(@Body @Nullable ModelServerRequest body, HttpRequest<?> request) throws InterruptedException {
         String user = userOf(request);
         String baseUrl = baseUrl(body == null ? null : body.baseUrl());
+        try {
+            // Checked again before every call (an address may change); refused here so the user hears it now.
+            outgoing.checkToSave(baseUrl);
+        } catch (OutgoingRefused e) {
+            throw ApiException.badRequest("baseUrl is refused: " + e.getMessage());
+        }
         String model = body.model() == null ? "" : body.model().strip();
         if (model.length() > MAX_MODEL_CHARS) {
             throw ApiException.badRequest("model must be at most " + MAX_MODEL_CHARS + " characters");
