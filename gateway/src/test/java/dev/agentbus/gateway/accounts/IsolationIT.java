@@ -336,6 +336,10 @@ class IsolationIT {
                 "/api/v1/admin/users/bob/role", Map.of("role", "admin")));
         p.put("POST /api/v1/admin/users/{userId}/password", Probe.of(Expect.ADMIN_ONLY, "POST",
                 "/api/v1/admin/users/alice/password", Map.of("password", "taken-over-12345")));
+        p.put("DELETE /api/v1/admin/users/{userId}/totp", Probe.of(Expect.ADMIN_ONLY, "DELETE",
+                "/api/v1/admin/users/alice/totp", null));
+        p.put("DELETE /api/v1/admin/users/{userId}/api-keys", Probe.of(Expect.ADMIN_ONLY, "DELETE",
+                "/api/v1/admin/users/alice/api-keys", null));
         p.put("POST /api/v1/admin/invites", Probe.of(Expect.ADMIN_ONLY, "POST", "/api/v1/admin/invites", null));
         p.put("GET /api/v1/admin/settings", Probe.of(Expect.ADMIN_ONLY, "GET", "/api/v1/admin/settings", null));
         p.put("PUT /api/v1/admin/settings", Probe.of(Expect.ADMIN_ONLY, "PUT", "/api/v1/admin/settings",
