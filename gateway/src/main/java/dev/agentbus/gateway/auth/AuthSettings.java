@@ -15,7 +15,8 @@ import java.time.Duration;
  * @param loginIdleTimeout     a browser login ends after this long without a request (sliding expiry)
  * @param loginMaxAge          and after this long in any case
  * @param secureCookies        mark the login cookie Secure even on plain HTTP: for TLS ended by a reverse proxy
- * @param loginFailuresPerMinute failed logins allowed per username and per address in a minute, then 429
+ * @param loginFailuresPerMinute failed logins allowed per username and per address in a minute, then 429 (for an
+ *                             address, only for wrong passwords: {@link LoginThrottle})
  * @param apiRequestsPerMinute requests one API key (or login, or the gateway token) may make in a minute, then 429
  * @param inviteValidity       how long an invite works when its creator does not say
  * @param trustedProxies       reverse proxies whose {@code X-Forwarded-For} names the client ({@link TrustedProxies});

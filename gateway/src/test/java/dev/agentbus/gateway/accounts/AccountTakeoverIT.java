@@ -120,7 +120,8 @@ class AccountTakeoverIT {
                 "password", "the thiefs own password 1"));
 
         assertThat(List.of(enrol.status(), mint.status(), endLogin.status(), change.status()))
-                .as(enrol.body() + mint.body() + endLogin.body() + change.body()).containsOnly(403);
+                .as(enrol.message() + " | " + mint.message() + " | " + endLogin.message() + " | " + change.message())
+                .containsOnly(403);
         assertThat(enrol.message()).contains("API key cannot").contains("browser");
         assertThat(owner.get("/api/v1/me").json().get("totpEnabled").asBoolean()).isFalse();
         assertThat(owner.get("/api/v1/me/api-keys").json()).hasSize(1);
