@@ -232,7 +232,7 @@ class BrowserIT extends OnStandaloneStack {
         logIn();
         visible("nav-settings").click();
         visible("api-key-name").sendKeys("browser test key");
-        byTestId("api-key-password").sendKeys(PASSWORD);
+        byTestId("api-key-password").sendKeys("vic-password-123");
         byTestId("api-key-create").click();
 
         WebElement key = visible("api-key-value");
