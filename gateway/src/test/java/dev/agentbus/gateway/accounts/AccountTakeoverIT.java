@@ -280,18 +280,22 @@ class AccountTakeoverIT {
     }
 
     @Test
-    void an_sse_stream_ends_when_its_key_is_revoked() throws Exception {
+    void sse_streams_end_when_their_key_is_revoked() throws Exception {
         Client sam = newUser("sam");
         JsonNode made = sam.post("/api/v1/me/api-keys", Map.of("name", "stream", "currentPassword", password("sam")))
                 .json();
-        try (Client.Listening stream = Client.withKey(url, made.get("key").asText())
-                .open("/api/v1/me/notifications/stream")) {
-            assertThat(stream.status()).isEqualTo(200);
-            assertThat(stream.reader().isAlive()).isTrue();
+        Client program = Client.withKey(url, made.get("key").asText());
+        try (Client.Listening notifications = program.open("/api/v1/me/notifications/stream");
+             Client.Listening events = program.open("/api/v1/sessions/" + sessionOf("sam") + "/events")) {
+            assertThat(notifications.status()).isEqualTo(200);
+            assertThat(events.status()).isEqualTo(200);
+            assertThat(notifications.reader().isAlive()).isTrue();
+            assertThat(events.reader().isAlive()).isTrue();
 
             assertThat(sam.delete("/api/v1/me/api-keys/" + made.get("id").asText()).status()).isEqualTo(204);
 
-            Poll.until("the stream to end", WAIT, () -> !stream.reader().isAlive());
+            Poll.until("the notification stream to end", WAIT, () -> !notifications.reader().isAlive());
+            Poll.until("the session's event stream to end", WAIT, () -> !events.reader().isAlive());
         }
     }
 
