@@ -47,7 +47,7 @@ public record AuthSettings(
     }
 
     /** The trusted proxies, parsed. */
-    public TrustedProxies proxies() {
+    TrustedProxies proxies() {
         return TrustedProxies.parse(trustedProxies);
     }
 

@@ -15,7 +15,7 @@ import java.util.List;
  *
  * <p>Pure: the addresses are parsed once, no DNS lookups (only literal addresses are accepted).
  */
-public final class TrustedProxies {
+final class TrustedProxies {
     private record Range(byte[] network, int prefix) {
         boolean contains(byte[] address) {
             if (address.length != network.length) {
