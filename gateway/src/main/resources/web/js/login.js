@@ -42,17 +42,34 @@ export function showLogin(root, onLoggedIn) {
   username.focus();
 }
 
-/** The team requires two-factor login and this account has none yet: enrol, then carry on. */
-export async function showEnrolment(root, onDone) {
+/**
+ * Turning on two-factor login (the team may require it before anything else): the current password first, as the
+ * API asks for it so that a stolen API key or an unattended browser cannot enrol someone else's authenticator; then
+ * the QR code and the backup codes, then a first code confirms.
+ */
+export function showEnrolment(root, onDone) {
+  const error = h('p', { class: 'error', role: 'alert' });
+  const password = h('input', { id: 'enrol-password', 'data-testid': 'enrol-password', type: 'password',
+    autocomplete: 'current-password', required: true });
+  const start = h('button', { type: 'submit', 'data-testid': 'enrol-start' }, 'Continue');
+  clear(root).append(h('section', { class: 'enrol' }, h('h1', {}, 'Turn on two-factor login'),
+    h('form', { onsubmit: async (e) => {
+      e.preventDefault();
+      start.disabled = true;
+      try {
+        const enrolment = await api('POST', '/api/v1/me/totp', { currentPassword: password.value });
+        showSecret(root, enrolment, onDone);
+      } catch (err) {
+        error.textContent = err.message;
+        start.disabled = false;
+      }
+    } }, h('label', { for: 'enrol-password' }, 'Your password'), password, start), error));
+  password.focus();
+}
+
+function showSecret(root, enrolment, onDone) {
   const error = h('p', { class: 'error', role: 'alert' });
   clear(root).append(h('section', { class: 'enrol' }, h('h1', {}, 'Turn on two-factor login'), error));
-  let enrolment;
-  try {
-    enrolment = await api('POST', '/api/v1/me/totp');
-  } catch (e) {
-    error.textContent = e.message;
-    return;
-  }
   const code = h('input', { id: 'enrol-code', 'data-testid': 'enrol-code', inputmode: 'numeric',
     autocomplete: 'one-time-code', required: true });
   const qr = h('img', { alt: 'QR code of the two-factor secret', width: 200, height: 200,

@@ -253,17 +253,21 @@ async function apiKeys(body) {
         'Revoke'))));
   };
   const name = h('input', { id: 'key-name', 'data-testid': 'api-key-name', placeholder: 'laptop CLI' });
+  const secret = h('input', { id: 'key-password', 'data-testid': 'api-key-password', type: 'password',
+    autocomplete: 'current-password' });
   body.append(list, h('form', { onsubmit: async (e) => {
     e.preventDefault();
     try {
-      const made = await api('POST', '/api/v1/me/api-keys', { name: name.value });
+      const made = await api('POST', '/api/v1/me/api-keys', { name: name.value, currentPassword: secret.value });
       clear(shown).append('Copy it now, it is not shown again: ', h('code', { 'data-testid': 'api-key-value' }, made.key));
       name.value = '';
+      secret.value = '';
       draw();
     } catch (err) {
       shown.textContent = err.message;
     }
   } }, h('label', { for: 'key-name' }, 'New key\u2019s name'), name,
+  h('label', { for: 'key-password' }, 'Your password'), secret,
   h('p', {}, h('button', { type: 'submit', 'data-testid': 'api-key-create' }, 'Make a key'))), shown);
   await draw();
 }
@@ -281,16 +285,19 @@ async function twoFactor(body, me) {
 
 async function logins(body) {
   const list = h('ul', { class: 'logins' });
+  const secret = h('input', { id: 'logins-password', 'data-testid': 'logins-password', type: 'password',
+    autocomplete: 'current-password' });
+  const note = h('p', { role: 'status' });
   const draw = async () => {
     const all = await api('GET', '/api/v1/me/logins');
     clear(list).append(...all.map((l) => h('li', { 'data-testid': 'login' },
       `${l.userAgent || 'unknown browser'} from ${l.address || '?'}, since ${new Date(l.createdAt).toLocaleString()}`,
       l.current ? h('strong', {}, ' (this one)') : h('button', { type: 'button', onclick: async () => {
-        await api('DELETE', `/api/v1/me/logins/${l.loginId}`);
-        draw();
+        await status(note, api('DELETE', `/api/v1/me/logins/${l.loginId}`, { currentPassword: secret.value }),
+          'Logged out there.').then(() => draw(), () => {});
       } }, 'Log out there'))));
   };
-  body.append(list);
+  body.append(list, h('label', { for: 'logins-password' }, 'Your password (to log out elsewhere)'), secret, note);
   await draw();
 }
 
@@ -300,8 +307,8 @@ async function password(body) {
   const note = h('p', { role: 'status' });
   body.append(h('form', { onsubmit: (e) => {
     e.preventDefault();
-    status(note, api('POST', '/api/v1/me/password', { current: current.value, password: fresh.value }),
-      'Changed.').then(() => { current.value = ''; fresh.value = ''; }, () => {});
+    status(note, api('POST', '/api/v1/me/password', { currentPassword: current.value, password: fresh.value }),
+      'Changed. Your other logins and your API keys have ended.').then(() => { current.value = ''; fresh.value = ''; }, () => {});
   } }, h('label', { for: 'pw-current' }, 'Current password'), current,
   h('label', { for: 'pw-new' }, 'New password (at least 12 characters)'), fresh,
   h('p', {}, h('button', { type: 'submit' }, 'Change'))), note);

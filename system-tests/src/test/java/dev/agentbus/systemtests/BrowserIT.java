@@ -232,6 +232,7 @@ class BrowserIT extends OnStandaloneStack {
         logIn();
         visible("nav-settings").click();
         visible("api-key-name").sendKeys("browser test key");
+        byTestId("api-key-password").sendKeys("vic-password-123");
         byTestId("api-key-create").click();
 
         WebElement key = visible("api-key-value");
@@ -1023,9 +1024,8 @@ class BrowserIT extends OnStandaloneStack {
                 .flatMap(e -> e.getValue().stream()).filter(v -> v.startsWith("agentbus_login=")).findFirst()
                 .orElseThrow().split(";")[0];
         String csrf = login.json().get("csrfToken").asText();
-        String secret = stack.gateway.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/me/totp"))
-                .header("Cookie", cookie).header("X-CSRF-Token", csrf).POST(HttpRequest.BodyPublishers.noBody())
-                .build()).json().get("secret").asText();
+        String secret = stack.gateway.send(json(base + "/api/v1/me/totp", Map.of("currentPassword", PASSWORD))
+                .header("Cookie", cookie).header("X-CSRF-Token", csrf).build()).json().get("secret").asText();
         GatewayClient.Response confirmed = stack.gateway.send(json(base + "/api/v1/me/totp/confirm",
                 Map.of("code", totp(secret, Instant.now().getEpochSecond() / 30)))
                 .header("Cookie", cookie).header("X-CSRF-Token", csrf).build());

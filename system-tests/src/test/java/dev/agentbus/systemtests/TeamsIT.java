@@ -145,7 +145,8 @@ class TeamsIT extends OnStandaloneStack {
         JsonNode key = stack.gateway.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/me/api-keys"))
                 .header("Content-Type", "application/json").header("Cookie", cookie)
                 .header("X-CSRF-Token", login.json().get("csrfToken").asText())
-                .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"tests\"}")).build()).json();
+                .POST(HttpRequest.BodyPublishers.ofString(Json.mapper().writeValueAsString(
+                        Map.of("name", "tests", "currentPassword", password)))).build()).json();
         return key.get("key").asText();
     }
 

@@ -15,9 +15,12 @@ import java.time.Duration;
  * @param loginIdleTimeout     a browser login ends after this long without a request (sliding expiry)
  * @param loginMaxAge          and after this long in any case
  * @param secureCookies        mark the login cookie Secure even on plain HTTP: for TLS ended by a reverse proxy
- * @param loginFailuresPerMinute failed logins allowed per username and per address in a minute, then 429
+ * @param loginFailuresPerMinute failed logins allowed per username and per address in a minute, then 429 (for an
+ *                             address, only for wrong passwords: {@link LoginThrottle})
  * @param apiRequestsPerMinute requests one API key (or login, or the gateway token) may make in a minute, then 429
  * @param inviteValidity       how long an invite works when its creator does not say
+ * @param trustedProxies       reverse proxies whose {@code X-Forwarded-For} names the client ({@link TrustedProxies});
+ *                             blank: none, the connection's address is the client's
  */
 @ConfigurationProperties("agentbus.auth")
 public record AuthSettings(
@@ -28,7 +31,8 @@ public record AuthSettings(
         @Bindable(defaultValue = "false") boolean secureCookies,
         @Bindable(defaultValue = "10") int loginFailuresPerMinute,
         @Bindable(defaultValue = "6000") int apiRequestsPerMinute,
-        @Bindable(defaultValue = "7d") Duration inviteValidity) {
+        @Bindable(defaultValue = "7d") Duration inviteValidity,
+        @Bindable(defaultValue = "") String trustedProxies) {
 
     public AuthSettings {
         adminPassword = adminPassword == null ? "" : adminPassword;
@@ -38,12 +42,19 @@ public record AuthSettings(
         require(loginFailuresPerMinute >= 1, "login-failures-per-minute must be at least 1");
         require(apiRequestsPerMinute >= 1, "api-requests-per-minute must be at least 1");
         require(positive(inviteValidity), "invite-validity must be positive");
+        trustedProxies = trustedProxies == null ? "" : trustedProxies.strip();
+        TrustedProxies.parse(trustedProxies); // refuses a bad entry at start, with its name
+    }
+
+    /** The trusted proxies, parsed. */
+    TrustedProxies proxies() {
+        return TrustedProxies.parse(trustedProxies);
     }
 
     /** The defaults, for tests and tools that build a gateway piece without Micronaut. */
     public static AuthSettings defaults() {
         return new AuthSettings("", 12, Duration.ofHours(12), Duration.ofDays(7), false, 10, 6000,
-                Duration.ofDays(7));
+                Duration.ofDays(7), "");
     }
 
     private static boolean positive(Duration d) {
@@ -63,6 +74,6 @@ public record AuthSettings(
                 + ", passwordMinLength=" + passwordMinLength + ", loginIdleTimeout=" + loginIdleTimeout
                 + ", loginMaxAge=" + loginMaxAge + ", secureCookies=" + secureCookies + ", loginFailuresPerMinute="
                 + loginFailuresPerMinute + ", apiRequestsPerMinute=" + apiRequestsPerMinute + ", inviteValidity="
-                + inviteValidity + "]";
+                + inviteValidity + ", trustedProxies=" + trustedProxies + "]";
     }
 }

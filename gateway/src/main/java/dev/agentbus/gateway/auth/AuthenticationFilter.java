@@ -41,11 +41,15 @@ class AuthenticationFilter {
     public static final String CSRF_HEADER = "X-CSRF-Token";
 
     private final Authenticator authenticator;
+    private final OpenConnections connections;
+    private final TrustedProxies proxies;
     private final RequestRateLimiter rates;
     private final Clock clock = Clock.systemUTC();
 
-    public AuthenticationFilter(Authenticator authenticator, AuthSettings settings) {
+    public AuthenticationFilter(Authenticator authenticator, AuthSettings settings, OpenConnections connections) {
         this.authenticator = authenticator;
+        this.connections = connections;
+        this.proxies = settings.proxies();
         this.rates = new RequestRateLimiter(settings.apiRequestsPerMinute());
     }
 
@@ -54,6 +58,8 @@ class AuthenticationFilter {
     @Nullable
     public HttpResponse<ApiError> authenticate(HttpRequest<?> request) {
         String path = request.getPath();
+        request.setAttribute(Callers.ADDRESS, proxies.clientAddress(Callers.remoteOf(request),
+                request.getHeaders().getAll("X-Forwarded-For")));
         if (OPEN.contains(path) || path.startsWith(SHARED)) {
             return null;
         }
@@ -99,6 +105,7 @@ class AuthenticationFilter {
                             + "try again in " + seconds + " s"));
         }
         request.setAttribute(Callers.ATTRIBUTE, caller);
+        request.setAttribute(OpenConnections.ATTRIBUTE, connections);
         return null;
     }
 

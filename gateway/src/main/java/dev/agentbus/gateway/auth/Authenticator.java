@@ -37,6 +37,7 @@ public class Authenticator {
     }
 
     private final GatewayToken token;
+    private final OpenConnections connections;
     private final ReadModelDatabase database;
     private final AuthSettings settings;
     private final Clock clock;
@@ -45,12 +46,15 @@ public class Authenticator {
     private volatile boolean requireTotp;
 
     @Inject
-    public Authenticator(GatewayToken token, ReadModelDatabase database, AuthSettings settings) {
-        this(token, database, settings, Clock.systemUTC());
+    public Authenticator(GatewayToken token, ReadModelDatabase database, AuthSettings settings,
+                         OpenConnections connections) {
+        this(token, database, settings, connections, Clock.systemUTC());
     }
 
-    Authenticator(GatewayToken token, ReadModelDatabase database, AuthSettings settings, Clock clock) {
+    Authenticator(GatewayToken token, ReadModelDatabase database, AuthSettings settings, OpenConnections connections,
+                  Clock clock) {
         this.token = token;
+        this.connections = connections;
         this.database = database;
         this.settings = settings;
         this.clock = clock;
@@ -132,9 +136,33 @@ public class Authenticator {
         return requireTotp;
     }
 
-    /** Drops every cached credential of the user: a key revoked, a login ended, a role or password changed. */
+    /**
+     * Drops every cached credential of the user (a key revoked, a login ended, a role or password changed), and closes
+     * the user's open WebSockets and SSE streams whose credential is gone ({@link OpenConnections}).
+     */
     public void forgetUser(String userId) {
         cache.values().removeIf(c -> c.caller().userId().equals(userId));
+        connections.closeRevoked(userId, this::stillValid);
+    }
+
+    /**
+     * Whether the credential a caller proved itself with still holds, asked of the database (no cache): an open
+     * WebSocket asks before each command, and {@link OpenConnections} before keeping a connection. The gateway token
+     * holds while the gateway runs.
+     */
+    public boolean stillValid(Caller caller) {
+        if (caller.via() == Caller.Via.GATEWAY_TOKEN) {
+            return true;
+        }
+        if (!database.configured() || caller.credentialId() == null) {
+            return false;
+        }
+        Instant now = clock.instant();
+        return database.query(c -> switch (caller.via()) {
+            case API_KEY -> ApiKeys.live(c, caller.credentialId());
+            case LOGIN -> LoginSessions.byId(c, caller.credentialId()).filter(l -> l.liveAt(now)).isPresent();
+            case GATEWAY_TOKEN -> true;
+        });
     }
 
     /** The team's rules changed: read them again at the next request. */

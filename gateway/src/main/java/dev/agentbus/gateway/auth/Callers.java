@@ -5,6 +5,7 @@ import io.micronaut.http.HttpRequest;
 /** Reads the {@link Caller} that {@link AuthenticationFilter} attached to a request. */
 public final class Callers {
     static final String ATTRIBUTE = "agentbus.caller";
+    static final String ADDRESS = "agentbus.client-address";
 
     private Callers() {
     }
@@ -20,10 +21,16 @@ public final class Callers {
     }
 
     /**
-     * The client's address for the audit: the connection's remote address. Behind a reverse proxy that is the
-     * proxy; docs/security.md says how to run one.
+     * The client's address, for the audit and the login throttle: the connection's remote address, or, when that is
+     * a trusted proxy ({@code agentbus.auth.trusted-proxies}), the address it forwarded ({@link TrustedProxies}),
+     * as {@link AuthenticationFilter} worked it out.
      */
     public static String addressOf(HttpRequest<?> request) {
+        return request.getAttribute(ADDRESS, String.class).orElseGet(() -> remoteOf(request));
+    }
+
+    /** The connection's own remote address. */
+    static String remoteOf(HttpRequest<?> request) {
         return request.getRemoteAddress().getAddress() == null ? request.getRemoteAddress().getHostString()
                 : request.getRemoteAddress().getAddress().getHostAddress();
     }

@@ -10,9 +10,15 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Slows password guessing: after {@code limit} failed logins in a minute for one username, or from one address,
- * further attempts for it get 429 until the oldest failure is a minute old. Both keys count, so neither spraying one
- * password over many names from one address nor a botnet on one name gets far.
+ * Slows password guessing: failed logins are counted per username and per client address, {@code limit} in a
+ * minute each. How the two are used ({@code LoginController}) differs on purpose:
+ * <ul>
+ *   <li>a username over its limit ({@link #forUsername}) gets 429 for every attempt, right or wrong, until the oldest
+ *       failure is a minute old: that is what stops guessing one account's password, from any number of addresses;</li>
+ *   <li>an address over its limit ({@link #forAddress}) gets 429 for wrong passwords only: a correct password still
+ *       logs in. Behind a proxy or a NAT many people share an address, and ten bad requests from one of them must
+ *       not lock out everyone else (issue 28); the per-username limit still holds for each name tried.</li>
+ * </ul>
  *
  * <p>Kept in memory: each gateway replica counts its own attempts (docs/security.md says so). Pure apart from its
  * map; the clock is a parameter, so tests step time themselves.
@@ -32,10 +38,24 @@ public final class LoginThrottle {
         this.limit = limit;
     }
 
-    /** How long to wait before trying again, or empty when an attempt may be made now. */
-    public synchronized Optional<Duration> retryAfter(String username, String address, Instant now) {
+    /** How long the username must wait before any attempt, or empty when one may be made now. */
+    public Optional<Duration> forUsername(String username, Instant now) {
+        return retryAfter(username, null, now);
+    }
+
+    /** How long before a wrong password from this address is answered 401 again (429 until then), or empty. */
+    public Optional<Duration> forAddress(String address, Instant now) {
+        return address == null ? Optional.empty() : wait(new String[]{addressKey(address)}, now);
+    }
+
+    /** The longer of the two waits (a null address counts nothing). */
+    public Optional<Duration> retryAfter(String username, String address, Instant now) {
+        return wait(keys(username, address), now);
+    }
+
+    private synchronized Optional<Duration> wait(String[] keys, Instant now) {
         Duration wait = Duration.ZERO;
-        for (String key : keys(username, address)) {
+        for (String key : keys) {
             Deque<Instant> times = failures.get(key);
             if (times == null) {
                 continue;
@@ -49,6 +69,7 @@ public final class LoginThrottle {
         return wait.isPositive() ? Optional.of(wait) : Optional.empty();
     }
 
+    /** Counts a failure for the username and, when not null, the address. */
     public synchronized void failed(String username, String address, Instant now) {
         if (failures.size() >= MAX_KEYS) {
             prune(now);
@@ -69,9 +90,14 @@ public final class LoginThrottle {
         return failures.size();
     }
 
+    /** The keys a failure counts under: the username, and the address when there is one. */
     private static String[] keys(String username, String address) {
-        return new String[]{"user:" + (username == null ? "" : username.trim().toLowerCase()),
-                "address:" + (address == null ? "" : address)};
+        String user = "user:" + (username == null ? "" : username.trim().toLowerCase());
+        return address == null ? new String[]{user} : new String[]{user, addressKey(address)};
+    }
+
+    private static String addressKey(String address) {
+        return "address:" + address;
     }
 
     private static void drop(Deque<Instant> times, Instant now) {

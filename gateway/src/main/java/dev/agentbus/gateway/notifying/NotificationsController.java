@@ -118,7 +118,8 @@ class NotificationsController {
                 }
             }
         }, FluxSink.OverflowStrategy.BUFFER);
-        return Flux.merge(live, Flux.interval(PING, PING).map(i -> Event.of("{}").name("ping")));
+        return dev.agentbus.gateway.auth.OpenConnections.endWhenRevoked(request,
+                Flux.merge(live, Flux.interval(PING, PING).map(i -> Event.of("{}").name("ping"))));
     }
 
     private static Event<String> event(NotificationItem item) {

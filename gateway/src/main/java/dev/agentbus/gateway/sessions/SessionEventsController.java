@@ -57,7 +57,7 @@ class SessionEventsController {
             sink.onDispose(unsubscribe::run);
         }, FluxSink.OverflowStrategy.BUFFER);
         Flux<Event<String>> pings = Flux.interval(PING, PING).map(i -> Event.of("{}").name("ping"));
-        return Flux.merge(log, pings);
+        return dev.agentbus.gateway.auth.OpenConnections.endWhenRevoked(request, Flux.merge(log, pings));
     }
 
     private static long resumePoint(String lastEventId, Long after) {

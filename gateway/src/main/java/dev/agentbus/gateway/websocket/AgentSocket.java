@@ -2,8 +2,10 @@ package dev.agentbus.gateway.websocket;
 
 import dev.agentbus.gateway.notifying.NotificationFeed;
 import dev.agentbus.events.state.SessionState;
+import dev.agentbus.gateway.auth.Authenticator;
 import dev.agentbus.gateway.auth.Caller;
 import dev.agentbus.gateway.auth.Callers;
+import dev.agentbus.gateway.auth.OpenConnections;
 import dev.agentbus.gateway.errors.ApiException;
 import dev.agentbus.gateway.files.FileTransferSettings;
 import dev.agentbus.gateway.sessions.InputSender;
@@ -52,10 +54,15 @@ class AgentSocket {
     private final long maxTextBytes;
     private final long maxUploadBytes;
     private final NotificationFeed notifications;
+    private final OpenConnections connections;
+    private final Authenticator authenticator;
 
     AgentSocket(SocketSessions sessions, WebSocketCommands commands, WebSocketSettings settings,
-                FileTransferSettings files, NotificationFeed notifications) {
+                FileTransferSettings files, NotificationFeed notifications, OpenConnections connections,
+                Authenticator authenticator) {
         this.notifications = notifications;
+        this.connections = connections;
+        this.authenticator = authenticator;
         this.sessions = sessions;
         this.dispatcher = commands.dispatcher();
         this.maxTextBytes = settings.maxTextBytes();
@@ -74,8 +81,11 @@ class AgentSocket {
             return;
         }
         Connection connection = new Connection(caller.userId(), request, outbox,
-                new MessageAssembler(maxTextBytes, 4L + Frames.MAX_HEADER_BYTES + maxUploadBytes), dispatcher);
+                new MessageAssembler(maxTextBytes, 4L + Frames.MAX_HEADER_BYTES + maxUploadBytes), dispatcher,
+                () -> authenticator.stillValid(caller));
         socket.put(CONNECTION, connection);
+        // Revoking the key or ending the login closes this connection at once (4401), not at its next command.
+        connection.onClose(connections.register(caller, connection::revoked));
         String wanted = request.getParameters().get("session");
         // Finding or creating the session may wait for Kafka and the orchestrator: not on the I/O thread.
         Thread.ofVirtual().name("ws-open").start(() -> open(connection, wanted));

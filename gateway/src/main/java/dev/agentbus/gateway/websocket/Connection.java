@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 
 /**
  * One client's WebSocket connection: joins its fragments into messages, reads them into commands, and runs each
@@ -31,6 +32,8 @@ import java.util.concurrent.TimeoutException;
 final class Connection {
     static final int MAX_IN_FLIGHT = 16;
     static final int MESSAGE_TOO_BIG = 1009;
+    /** The credential that opened the connection was revoked, or the login ended (docs/websocket.md). */
+    static final int UNAUTHORIZED = 4401;
     private static final Duration SESSION_WAIT = Duration.ofSeconds(30);
 
     private final String userId;
@@ -38,6 +41,7 @@ final class Connection {
     private final Outbox outbox;
     private final MessageAssembler assembler;
     private final CommandDispatcher dispatcher;
+    private final BooleanSupplier credentialLive;
     private final CompletableFuture<String> session = new CompletableFuture<>();
     private final Semaphore slots = new Semaphore(MAX_IN_FLIGHT);
     private final Set<Thread> running = ConcurrentHashMap.newKeySet();
@@ -46,6 +50,13 @@ final class Connection {
 
     Connection(String userId, HttpRequest<?> request, Outbox outbox, MessageAssembler assembler,
                CommandDispatcher dispatcher) {
+        this(userId, request, outbox, assembler, dispatcher, () -> true);
+    }
+
+    /** @param credentialLive asked before each command: whether the key or login that opened it still holds */
+    Connection(String userId, HttpRequest<?> request, Outbox outbox, MessageAssembler assembler,
+               CommandDispatcher dispatcher, BooleanSupplier credentialLive) {
+        this.credentialLive = credentialLive;
         this.userId = userId;
         this.request = request;
         this.outbox = outbox;
@@ -135,6 +146,16 @@ final class Connection {
     private Reply execute(Frame.Command command) {
         try {
             String sessionId = session.get(SESSION_WAIT.toSeconds(), TimeUnit.SECONDS);
+            try {
+                if (!credentialLive.getAsBoolean()) {
+                    revoked();
+                    return null;
+                }
+            } catch (RuntimeException e) {
+                // The database is away: refuse this command rather than run it unchecked.
+                return new Reply.Failure(command.id(), command.name(), "service_unavailable",
+                        "cannot check this connection's credential now; try again");
+            }
             return dispatcher.dispatch(new Call(command, userId, sessionId, request, outbox));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -143,6 +164,17 @@ final class Connection {
             return new Reply.Failure(command.id(), command.name(), "service_unavailable",
                     "the connection has no session to run the command in");
         }
+    }
+
+    /** The credential was taken away: say so, close with 4401 and stop what still runs. */
+    void revoked() {
+        if (closed) {
+            return;
+        }
+        outbox.send(new Reply.Failure(null, null, "unauthorized", "the API key or login this connection was opened "
+                + "with was revoked or has ended; connect again with a valid one"));
+        outbox.close(UNAUTHORIZED, "credential revoked");
+        close();
     }
 
     /** The client went away or the connection was closed: stop what still runs here. */

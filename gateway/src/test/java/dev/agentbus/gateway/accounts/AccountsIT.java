@@ -195,13 +195,15 @@ class AccountsIT {
         assertThat(forged.status()).isEqualTo(403);
         assertThat(forged.message()).contains("X-CSRF-Token");
         assertThat(erin.get("/api/v1/me/api-keys").json()).as("nothing was made").isEmpty();
-        assertThat(erin.post("/api/v1/me/api-keys", Map.of("name", "laptop")).status()).isEqualTo(201);
+        assertThat(erin.post("/api/v1/me/api-keys", Map.of("name", "laptop", "currentPassword", "erin-password-123"))
+                .status()).isEqualTo(201);
     }
 
     @Test
     void an_api_key_is_shown_once_works_as_a_bearer_and_stops_working_when_revoked() {
         Client frank = newUser("frank", "user");
-        JsonNode created = frank.post("/api/v1/me/api-keys", Map.of("name", "ci")).json();
+        JsonNode created = frank.post("/api/v1/me/api-keys", Map.of("name", "ci",
+                "currentPassword", "frank-password-123")).json();
         String key = created.get("key").asText();
         assertThat(key).startsWith("ab_");
 
@@ -209,11 +211,11 @@ class AccountsIT {
         JsonNode me = program.get("/api/v1/me").json();
         assertThat(me.get("username").asText()).isEqualTo("frank");
         assertThat(me.get("via").asText()).isEqualTo("api-key");
-        assertThat(program.post("/api/v1/me/api-keys", Map.of("name", "no csrf needed for keys")).status())
-                .isEqualTo(201);
+        assertThat(program.post("/api/v1/me/api-keys", Map.of("name", "a key cannot make keys",
+                "currentPassword", "frank-password-123")).status()).isEqualTo(403);
 
         JsonNode listed = frank.get("/api/v1/me/api-keys").json();
-        assertThat(listed).hasSize(2);
+        assertThat(listed).hasSize(1);
         assertThat(listed.toString()).doesNotContain(key);
         assertThat(listed.findValuesAsText("name")).contains("ci");
         JsonNode ci = java.util.stream.StreamSupport.stream(listed.spliterator(), false)
@@ -230,7 +232,7 @@ class AccountsIT {
     @Test
     void two_factor_enrolment_then_every_login_needs_a_fresh_code_or_a_backup_code() {
         Client grace = newUser("grace", "user");
-        JsonNode enrolment = grace.post("/api/v1/me/totp", null).json();
+        JsonNode enrolment = grace.post("/api/v1/me/totp", Map.of("currentPassword", "grace-password-123")).json();
         String secret = enrolment.get("secret").asText();
         assertThat(enrolment.get("otpauthUri").asText()).startsWith("otpauth://totp/Agentbus:grace?secret=" + secret);
         assertThat(enrolment.get("qrSvg").asText()).startsWith("<svg").contains("<path");
@@ -305,11 +307,12 @@ class AccountsIT {
         assertThat(logins.findValuesAsText("address")).containsOnly("127.0.0.1");
         assertThat(logins.findValues("current").stream().filter(JsonNode::asBoolean)).hasSize(1);
 
-        assertThat(judy.delete("/api/v1/me/logins/" + phoneLogin).status()).isEqualTo(204);
+        assertThat(judy.delete("/api/v1/me/logins/" + phoneLogin, Map.of("currentPassword", "judy-password-123"))
+                .status()).isEqualTo(204);
         assertThat(judyPhone.get("/api/v1/me").status()).isEqualTo(401);
         assertThat(judy.get("/api/v1/me/logins").json()).hasSize(1);
-        assertThat(admin().delete("/api/v1/me/logins/" + phoneLogin).status()).as("not someone else's")
-                .isEqualTo(404);
+        assertThat(admin().delete("/api/v1/me/logins/" + phoneLogin, Map.of("currentPassword", ADMIN_PASSWORD))
+                .status()).as("not someone else's").isEqualTo(404);
     }
 
     @Test
@@ -347,7 +350,8 @@ class AccountsIT {
             assertThat(blocked.status()).isEqualTo(403);
             assertThat(blocked.message()).contains("two-factor");
             assertThat(miaAgain.get("/api/v1/me").json().get("mustEnrolTotp").asBoolean()).isTrue();
-            assertThat(miaAgain.post("/api/v1/me/totp", null).status()).isEqualTo(201);
+            assertThat(miaAgain.post("/api/v1/me/totp", Map.of("currentPassword", "mia-password-123")).status())
+                    .isEqualTo(201);
             assertThat(mia.get("/api/v1/me/api-keys").status()).as("existing logins too").isEqualTo(403);
         } finally {
             admin.put("/api/v1/admin/settings", Map.of("requireTotp", false));
@@ -359,7 +363,7 @@ class AccountsIT {
     void logins_failures_and_key_changes_are_in_the_account_audit_with_user_and_address() {
         Client nina = newUser("nina", "user");
         Client.browser(url).login("nina", "wrong-password-99", null);
-        nina.post("/api/v1/me/api-keys", Map.of("name", "audit me"));
+        nina.post("/api/v1/me/api-keys", Map.of("name", "audit me", "currentPassword", "nina-password-123"));
 
         JsonNode mine = nina.get("/api/v1/audit/accounts").json();
         assertThat(mine.findValuesAsText("type")).contains("registered", "login", "login_failed",

@@ -81,6 +81,10 @@ final class Client {
         return send("DELETE", path, null);
     }
 
+    Response delete(String path, Object body) {
+        return send("DELETE", path, body);
+    }
+
     /** Sends with a different CSRF header (null: none), to check that forged ones are refused. */
     Response postWithCsrf(String path, Object body, String csrfHeader) {
         String kept = csrf;

@@ -97,9 +97,10 @@ class IsolationIT {
         url = gateway.url();
         AccountsIT.url = url;
         alice = newUser("alice");
-        bob = Client.withKey(url, newUser("bob").post("/api/v1/me/api-keys", Map.of("name", "bob's key")).json()
-                .get("key").asText());
-        var created = alice.post("/api/v1/me/api-keys", Map.of("name", MARKER)).json();
+        bob = Client.withKey(url, newUser("bob").post("/api/v1/me/api-keys", Map.of("name", "bob's key",
+                "currentPassword", "bob-password-123")).json().get("key").asText());
+        var created = alice.post("/api/v1/me/api-keys", Map.of("name", MARKER,
+                "currentPassword", "alice-password-123")).json();
         aliceKeyId = created.get("id").asText();
         aliceKey = created.get("key").asText();
         aliceLoginId = alice.get("/api/v1/me/logins").json().get(0).get("loginId").asText();
@@ -255,7 +256,8 @@ class IsolationIT {
         // Alice's credentials.
         p.put("DELETE /api/v1/me/api-keys/{id}", Probe.of(Expect.NOT_FOUND, "DELETE",
                 "/api/v1/me/api-keys/" + aliceKeyId, null));
-        p.put("DELETE /api/v1/me/logins/{loginId}", Probe.of(Expect.NOT_FOUND, "DELETE",
+        // An API key cannot end logins at all (issue 28): 403 whatever the id, so nothing about hers either.
+        p.put("DELETE /api/v1/me/logins/{loginId}", Probe.of(Expect.ADMIN_ONLY, "DELETE",
                 "/api/v1/me/logins/" + aliceLoginId, null));
         // Lists and queries: Bob's own rows only.
         p.put("GET /api/v1/sessions", Probe.of(Expect.CALLERS_OWN, "GET", "/api/v1/sessions", null));
@@ -336,6 +338,10 @@ class IsolationIT {
                 "/api/v1/admin/users/bob/role", Map.of("role", "admin")));
         p.put("POST /api/v1/admin/users/{userId}/password", Probe.of(Expect.ADMIN_ONLY, "POST",
                 "/api/v1/admin/users/alice/password", Map.of("password", "taken-over-12345")));
+        p.put("DELETE /api/v1/admin/users/{userId}/totp", Probe.of(Expect.ADMIN_ONLY, "DELETE",
+                "/api/v1/admin/users/alice/totp", null));
+        p.put("DELETE /api/v1/admin/users/{userId}/api-keys", Probe.of(Expect.ADMIN_ONLY, "DELETE",
+                "/api/v1/admin/users/alice/api-keys", null));
         p.put("POST /api/v1/admin/invites", Probe.of(Expect.ADMIN_ONLY, "POST", "/api/v1/admin/invites", null));
         p.put("GET /api/v1/admin/settings", Probe.of(Expect.ADMIN_ONLY, "GET", "/api/v1/admin/settings", null));
         p.put("PUT /api/v1/admin/settings", Probe.of(Expect.ADMIN_ONLY, "PUT", "/api/v1/admin/settings",
@@ -518,8 +524,8 @@ class IsolationIT {
     @Test
     void a_session_shared_with_a_group_is_visible_to_its_members_read_only_or_writable() {
         Client admin = Client.withKey(url, TestGateway.TOKEN);
-        Client carol = Client.withKey(url, newUser("carol").post("/api/v1/me/api-keys", Map.of("name", "k")).json()
-                .get("key").asText());
+        Client carol = Client.withKey(url, newUser("carol").post("/api/v1/me/api-keys", Map.of("name", "k",
+                "currentPassword", "carol-password-123")).json().get("key").asText());
         String s = "/api/v1/sessions/" + aliceSession;
         assertThat(admin.post("/api/v1/admin/groups", Map.of("groupId", "team")).status()).isEqualTo(201);
         assertThat(admin.put("/api/v1/admin/groups/team/members/carol", null).status()).isEqualTo(204);

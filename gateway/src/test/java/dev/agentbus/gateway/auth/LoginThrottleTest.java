@@ -55,4 +55,28 @@ class LoginThrottleTest {
         }
         assertThat(throttle.keys()).isLessThanOrEqualTo(100_001);
     }
+
+    @Test
+    void the_address_and_the_username_are_asked_apart_so_a_correct_password_from_a_busy_address_goes_through() {
+        LoginThrottle throttle = new LoginThrottle(2);
+        throttle.failed("bob", "10.0.0.9", T0);
+        throttle.failed("carol", "10.0.0.9", T0);
+
+        assertThat(throttle.forAddress("10.0.0.9", T0)).as("wrong passwords from there get 429").isPresent();
+        assertThat(throttle.forUsername("dave", T0)).as("dave's own limit is untouched").isEmpty();
+
+        throttle.failed("dave", "10.0.0.1", T0);
+        throttle.failed("dave", "10.0.0.2", T0);
+        assertThat(throttle.forUsername("dave", T0)).isPresent();
+    }
+
+    @Test
+    void a_failure_without_an_address_counts_for_the_username_only() {
+        LoginThrottle throttle = new LoginThrottle(1);
+        throttle.failed("erin", null, T0);
+
+        assertThat(throttle.forUsername("erin", T0)).isPresent();
+        assertThat(throttle.forAddress("10.0.0.1", T0)).isEmpty();
+        assertThat(throttle.forUsername("frank", T0)).isEmpty();
+    }
 }

@@ -130,4 +130,28 @@ class ConnectionTest {
         assertThat(cleanups[0]).as("a cleanup added after the close runs at once").isEqualTo(2);
         assertThat(outbox.sent.poll(200, TimeUnit.MILLISECONDS)).as("nothing is sent after the close").isNull();
     }
+
+    @Test
+    void a_command_after_the_credential_was_revoked_is_refused_and_the_connection_closed_4401() throws Exception {
+        java.util.concurrent.atomic.AtomicBoolean live = new java.util.concurrent.atomic.AtomicBoolean(true);
+        java.util.concurrent.atomic.AtomicInteger ran = new java.util.concurrent.atomic.AtomicInteger();
+        Connection checked = new Connection("ada", null, outbox, new MessageAssembler(64, 128),
+                new CommandDispatcher(Map.of("whoami", call -> {
+                    ran.incrementAndGet();
+                    return Reply.Result.of(call.id(), call.name(), call.userId());
+                })), live::get);
+        checked.ready("s-1");
+        checked.onFrame(TEXT, true, "{\"id\":\"1\",\"command\":\"whoami\"}".getBytes(StandardCharsets.UTF_8));
+        assertThat(outbox.next().path("result").asText()).isEqualTo("ada");
+
+        live.set(false);
+        checked.onFrame(TEXT, true, "{\"id\":\"2\",\"command\":\"whoami\"}".getBytes(StandardCharsets.UTF_8));
+
+        JsonNode refused = outbox.next();
+        assertThat(refused.path("error").asText()).isEqualTo("unauthorized");
+        assertThat(ran.get()).as("the command never ran").isEqualTo(1);
+        dev.agentbus.testkit.Poll.until("the close", java.time.Duration.ofSeconds(10),
+                () -> outbox.closeCodes.contains(Connection.UNAUTHORIZED));
+        assertThat(Connection.UNAUTHORIZED).isEqualTo(4401);
+    }
 }

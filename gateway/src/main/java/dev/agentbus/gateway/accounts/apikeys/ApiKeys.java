@@ -44,6 +44,33 @@ public final class ApiKeys {
         }
     }
 
+    /** Whether the key exists and is not revoked. */
+    public static boolean live(Connection c, String keyId) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(
+                "SELECT 1 FROM api_keys WHERE key_id = ? AND revoked_at IS NULL")) {
+            s.setString(1, keyId);
+            try (ResultSet rs = s.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    /** Revokes every key of the user (a password reset or change, an admin's revoke-all); @return the ids revoked */
+    public static List<String> revokeAll(Connection c, String userId, Instant now) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("UPDATE api_keys SET revoked_at = ? "
+                + "WHERE user_id = ? AND revoked_at IS NULL RETURNING key_id")) {
+            Sql.setInstant(s, 1, now);
+            s.setString(2, userId);
+            try (ResultSet rs = s.executeQuery()) {
+                List<String> revoked = new ArrayList<>();
+                while (rs.next()) {
+                    revoked.add(rs.getString(1));
+                }
+                return revoked;
+            }
+        }
+    }
+
     public static List<ApiKey> of(Connection c, String userId) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("SELECT key_id, name, created_at, last_used_at, revoked_at "
                 + "FROM api_keys WHERE user_id = ? ORDER BY created_at DESC")) {

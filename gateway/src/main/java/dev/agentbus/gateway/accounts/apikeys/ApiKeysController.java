@@ -5,6 +5,7 @@ import dev.agentbus.api.accounts.CreatedApiKey;
 import dev.agentbus.gateway.accounts.auditing.AccountEvents;
 import dev.agentbus.gateway.accounts.credentials.SecretTokens;
 import dev.agentbus.gateway.accounts.users.Accounts;
+import dev.agentbus.gateway.accounts.users.Reauthentication;
 import dev.agentbus.gateway.auth.Authenticator;
 import dev.agentbus.gateway.auth.Caller;
 import dev.agentbus.gateway.errors.ApiException;
@@ -32,8 +33,9 @@ import static dev.agentbus.gateway.auth.Callers.addressOf;
 import static dev.agentbus.gateway.auth.Callers.callerOf;
 
 /**
- * The caller's API keys: {@code POST /api/v1/me/api-keys} makes one and shows it once, {@code GET} lists them
- * (never the key), {@code DELETE /api/v1/me/api-keys/{id}} revokes one at once.
+ * The caller's API keys: {@code POST /api/v1/me/api-keys} makes one and shows it once (a browser login and the
+ * current password, {@link Reauthentication}), {@code GET} lists them (never the key),
+ * {@code DELETE /api/v1/me/api-keys/{id}} revokes one at once, open connections made with it included.
  */
 @Controller("/api/v1/me/api-keys")
 @ExecuteOn(TaskExecutors.BLOCKING)
@@ -42,14 +44,16 @@ class ApiKeysController {
 
     private final ReadModelDatabase database;
     private final Authenticator authenticator;
+    private final Reauthentication reauthentication;
     private final Clock clock = Clock.systemUTC();
 
-    ApiKeysController(ReadModelDatabase database, Authenticator authenticator) {
+    ApiKeysController(ReadModelDatabase database, Authenticator authenticator, Reauthentication reauthentication) {
         this.database = database;
         this.authenticator = authenticator;
+        this.reauthentication = reauthentication;
     }
 
-    public record NewKey(@Nullable String name) {
+    public record NewKey(@Nullable String name, @Nullable String currentPassword) {
     }
 
     @Post
@@ -61,6 +65,8 @@ class ApiKeysController {
         if (name.isEmpty() || name.length() > MAX_NAME_CHARS) {
             throw ApiException.badRequest("name is required, at most " + MAX_NAME_CHARS + " characters");
         }
+        // A key cannot make keys: revoking a leaked one would change nothing if it could (issue 28).
+        reauthentication.require(caller, body.currentPassword(), "make an API key");
         String key = SecretTokens.newToken("ab_");
         String id = UUID.randomUUID().toString();
         Instant now = clock.instant();

@@ -35,6 +35,9 @@ public final class AccountEvents {
     public static final String ROLE_CHANGED = "role_changed";
     public static final String TOTP_ENROLLED = "totp_enrolled";
     public static final String BACKUP_CODE_USED = "backup_code_used";
+    public static final String TOTP_LOCKED = "totp_locked";
+    public static final String TOTP_RESET = "totp_reset";
+    public static final String API_KEYS_REVOKED = "api_keys_revoked";
     public static final String SETTINGS_CHANGED = "settings_changed";
     public static final String GROUP_CHANGED = "group_changed";
     public static final String SESSION_SHARED = "session_shared";

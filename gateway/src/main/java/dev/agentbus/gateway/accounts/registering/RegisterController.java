@@ -59,7 +59,7 @@ class RegisterController {
             throw ApiException.badRequest("username must be 1 to 64 lowercase letters, digits, '.', '_' or '-', "
                     + "starting with a letter or digit");
         }
-        String hash = passwords.hashNew(body.password());
+        String hash = passwords.hashNew(body.password(), username);
         Instant now = clock.instant();
         User created = database.query(c -> {
             Invites.Taken taken = Invites.take(c, SecretTokens.sha256Hex(body.invite().strip()), username, now);

@@ -42,7 +42,8 @@ import static dev.agentbus.gateway.auth.Callers.callerOf;
 /**
  * Browser logins: {@code POST /api/v1/auth/login} checks the password (and the second factor when the account has
  * one) and sets the login cookie; {@code POST /api/v1/auth/logout} ends the login. Failed attempts are throttled per
- * username and per address ({@link LoginThrottle}) and every attempt is an account event.
+ * username and per address ({@link LoginThrottle}: a username over its limit is refused outright, an address over its
+ * limit only for wrong passwords) and every attempt is an account event.
  */
 @Controller("/api/v1/auth")
 @ExecuteOn(TaskExecutors.BLOCKING)
@@ -55,12 +56,12 @@ class LoginController {
     private final Clock clock = Clock.systemUTC();
 
     LoginController(ReadModelDatabase database, Passwords passwords, AuthSettings settings,
-                    Authenticator authenticator) {
+                    Authenticator authenticator, LoginThrottle throttle) {
         this.database = database;
         this.passwords = passwords;
         this.settings = settings;
         this.authenticator = authenticator;
-        this.throttle = new LoginThrottle(settings.loginFailuresPerMinute());
+        this.throttle = throttle;
     }
 
     public record LoginRequest(@Nullable String username, @Nullable String password, @Nullable String totp) {
@@ -75,17 +76,19 @@ class LoginController {
         }
         String address = addressOf(request);
         Instant now = clock.instant();
-        Optional<Duration> wait = throttle.retryAfter(body.username(), address, now);
+        Optional<Duration> wait = throttle.forUsername(body.username(), now);
         if (wait.isPresent()) {
-            long seconds = Math.max(1, (wait.get().toMillis() + 999) / 1000);
-            return HttpResponse.<String>status(HttpStatus.TOO_MANY_REQUESTS).header("Retry-After", "" + seconds)
-                    .body(error(HttpStatus.TOO_MANY_REQUESTS, "too many failed logins; try again in " + seconds
-                            + " s"));
+            return tooMany(wait.get());
         }
         String username = Accounts.normalize(body.username());
         Optional<Account> account = database.query(c -> Accounts.byUsername(c, username));
         if (!passwords.verifyOrWaste(body.password(), account.map(Account::passwordHash).orElse(null))) {
-            return failed(username, account, address, now, "wrong username or password", "password");
+            // The address's limit is asked only now: a correct password from a busy address (a proxy, an office's
+            // NAT) logs in, only wrong ones are slowed (docs/security.md).
+            Optional<Duration> busy = throttle.forAddress(address, now);
+            HttpResponse<String> refused = failed(username, account, address, now, "wrong username or password",
+                    "password");
+            return busy.isPresent() ? tooMany(busy.get()) : refused;
         }
         Account a = account.get();
         String userAgent = request.getHeaders().get("User-Agent");
@@ -102,10 +105,15 @@ class LoginController {
                 if (body.totp() == null || body.totp().isBlank()) {
                     return "a two-factor code is required: send \"totp\" (or one of your backup codes)";
                 }
-                SecondFactor.Result second = SecondFactor.check(c, a, body.totp(), now);
+                SecondFactor.Result second = SecondFactor.check(c, a, body.totp(), now, address);
                 switch (second) {
                     case WRONG -> {
                         return "wrong two-factor code";
+                    }
+                    case LOCKED -> {
+                        return "two-factor codes are locked for this account after " + SecondFactor.LOCK_AFTER
+                                + " wrong ones in a row: log in with a backup code, or ask an admin to reset "
+                                + "two-factor login";
                     }
                     case REPLAYED -> {
                         return "this two-factor code was already used; wait for the next one";
@@ -150,6 +158,12 @@ class LoginController {
             authenticator.forgetUser(caller.userId());
         }
         return HttpResponse.<Void>noContent().cookie(LoginCookie.cleared(request, settings));
+    }
+
+    private static HttpResponse<String> tooMany(Duration wait) {
+        long seconds = Math.max(1, (wait.toMillis() + 999) / 1000);
+        return HttpResponse.<String>status(HttpStatus.TOO_MANY_REQUESTS).header("Retry-After", "" + seconds)
+                .body(error(HttpStatus.TOO_MANY_REQUESTS, "too many failed logins; try again in " + seconds + " s"));
     }
 
     private HttpResponse<String> failed(String username, Optional<Account> account, String address, Instant now,

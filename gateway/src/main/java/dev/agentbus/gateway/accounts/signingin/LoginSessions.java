@@ -47,6 +47,17 @@ public final class LoginSessions {
         }
     }
 
+    /** The login with this id, if it has not ended; whether it has expired is for the caller to check. */
+    public static Optional<LoginSession> byId(Connection c, String loginId) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT " + COLUMNS + " FROM login_sessions "
+                + "WHERE login_id = ? AND ended_at IS NULL")) {
+            s.setString(1, loginId);
+            try (ResultSet rs = s.executeQuery()) {
+                return rs.next() ? Optional.of(read(rs)) : Optional.empty();
+            }
+        }
+    }
+
     /** The user's logins that have not ended or expired, newest first. */
     public static List<LoginSession> liveOf(Connection c, String userId, Instant now) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("SELECT " + COLUMNS + " FROM login_sessions WHERE user_id = ? "
@@ -88,10 +99,19 @@ public final class LoginSessions {
 
     /** Ends every login of the user (a password reset); @return the ids ended */
     public static List<String> endAll(Connection c, String userId, Instant now) throws SQLException {
+        return endAllBut(c, userId, null, now);
+    }
+
+    /**
+     * Ends every login of the user but {@code keep} (the one changing its own password; null for none).
+     * @return the ids ended
+     */
+    public static List<String> endAllBut(Connection c, String userId, String keep, Instant now) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("UPDATE login_sessions SET ended_at = ? "
-                + "WHERE user_id = ? AND ended_at IS NULL RETURNING login_id")) {
+                + "WHERE user_id = ? AND ended_at IS NULL AND login_id IS DISTINCT FROM ? RETURNING login_id")) {
             Sql.setInstant(s, 1, now);
             s.setString(2, userId);
+            s.setString(3, keep);
             try (ResultSet rs = s.executeQuery()) {
                 List<String> ended = new ArrayList<>();
                 while (rs.next()) {

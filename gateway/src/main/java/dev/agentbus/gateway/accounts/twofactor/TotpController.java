@@ -8,6 +8,7 @@ import dev.agentbus.gateway.accounts.credentials.QrCodes;
 import dev.agentbus.gateway.accounts.credentials.Totp;
 import dev.agentbus.gateway.accounts.users.Account;
 import dev.agentbus.gateway.accounts.users.Accounts;
+import dev.agentbus.gateway.accounts.users.Reauthentication;
 import dev.agentbus.gateway.auth.Authenticator;
 import dev.agentbus.gateway.auth.Caller;
 import dev.agentbus.gateway.errors.ApiException;
@@ -47,20 +48,28 @@ class TotpController {
 
     private final ReadModelDatabase database;
     private final Authenticator authenticator;
+    private final Reauthentication reauthentication;
     private final Clock clock = Clock.systemUTC();
 
-    TotpController(ReadModelDatabase database, Authenticator authenticator) {
+    TotpController(ReadModelDatabase database, Authenticator authenticator, Reauthentication reauthentication) {
         this.database = database;
         this.authenticator = authenticator;
+        this.reauthentication = reauthentication;
     }
 
     public record Confirm(@Nullable String code) {
     }
 
+    public record Enrol(@Nullable String currentPassword) {
+    }
+
+    /** Needs a browser login and the current password: a leaked key must not enrol a secret only its thief knows. */
     @Post
+    @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    public HttpResponse<String> enrol(HttpRequest<?> request) {
+    public HttpResponse<String> enrol(@Body @Nullable Enrol body, HttpRequest<?> request) {
         Caller caller = callerOf(request);
+        reauthentication.require(caller, body == null ? null : body.currentPassword(), "turn on two-factor login");
         String secret = Totp.newSecret();
         List<String> codes = BackupCodes.generate(BACKUP_CODES);
         Account account = database.query(c -> {
@@ -81,6 +90,10 @@ class TotpController {
     @Consumes(MediaType.APPLICATION_JSON)
     public HttpResponse<Void> confirm(@Body @Nullable Confirm body, HttpRequest<?> request) {
         Caller caller = callerOf(request);
+        if (caller.via() == Caller.Via.API_KEY) {
+            throw new ApiException(HttpStatus.FORBIDDEN, "an API key cannot turn on two-factor login: log in with "
+                    + "a browser");
+        }
         String code = body == null || body.code() == null ? "" : body.code().strip();
         if (!code.matches("\\d{6}")) {
             throw ApiException.badRequest("code must be the 6 digits your authenticator shows");

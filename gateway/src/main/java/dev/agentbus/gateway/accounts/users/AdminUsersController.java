@@ -3,9 +3,11 @@ package dev.agentbus.gateway.accounts.users;
 import dev.agentbus.api.ApiJson;
 import dev.agentbus.api.accounts.TeamSettings;
 import dev.agentbus.api.accounts.User;
+import dev.agentbus.gateway.accounts.apikeys.ApiKeys;
 import dev.agentbus.gateway.accounts.auditing.AccountEvents;
 import dev.agentbus.gateway.accounts.groups.Groups;
 import dev.agentbus.gateway.accounts.signingin.LoginSessions;
+import dev.agentbus.gateway.accounts.twofactor.SecondFactor;
 import dev.agentbus.gateway.auth.Authenticator;
 import dev.agentbus.gateway.auth.Caller;
 import dev.agentbus.gateway.auth.Role;
@@ -19,6 +21,7 @@ import io.micronaut.http.MediaType;
 import io.micronaut.http.annotation.Body;
 import io.micronaut.http.annotation.Consumes;
 import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Delete;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.Post;
 import io.micronaut.http.annotation.Produces;
@@ -41,7 +44,9 @@ import static dev.agentbus.gateway.auth.Callers.userOf;
 /**
  * Managing the team (admins only: the filter checks): {@code GET /api/v1/admin/users}, a user's role
  * ({@code PUT /api/v1/admin/users/{userId}/role}), a password reset that ends the user's logins
- * ({@code POST /api/v1/admin/users/{userId}/password}) and the team's rules ({@code GET/PUT /api/v1/admin/settings}).
+ * ({@code POST /api/v1/admin/users/{userId}/password}, which also revokes their keys), a reset of their two-factor
+ * login ({@code DELETE .../totp}), revoking all their keys ({@code DELETE .../api-keys}) and the team's rules
+ * ({@code GET/PUT /api/v1/admin/settings}). Each is in the account audit; each closes what it revoked at once.
  */
 @Controller("/api/v1/admin")
 @ExecuteOn(TaskExecutors.BLOCKING)
@@ -107,18 +112,55 @@ class AdminUsersController {
     @Consumes(MediaType.APPLICATION_JSON)
     public HttpResponse<Void> resetPassword(String userId, @Body @Nullable PasswordReset body,
                                             HttpRequest<?> request) {
-        String hash = passwords.hashNew(body == null ? null : body.password());
+        Account target = database.query(c -> existing(c, userId));
+        String hash = passwords.hashNew(body == null ? null : body.password(), target.username());
         Instant now = clock.instant();
         database.query(c -> {
             existing(c, userId);
             Accounts.setPassword(c, userId, hash, now);
+            // Whoever had the account keeps nothing: every login and every key ends with the old password.
             List<String> ended = LoginSessions.endAll(c, userId, now);
+            List<String> revoked = ApiKeys.revokeAll(c, userId, now);
             AccountEvents.append(c, now, AccountEvents.PASSWORD_RESET, userId, userOf(request), addressOf(request),
-                    Map.of("loginsEnded", ended.size()));
+                    Map.of("loginsEnded", ended.size(), "apiKeysRevoked", revoked.size()));
             return null;
         });
         authenticator.forgetUser(userId);
         return HttpResponse.noContent();
+    }
+
+    /**
+     * Turns a user's two-factor login off (a lost authenticator, a locked factor, a secret enrolled by someone else):
+     * the secret, the backup codes and the lock go; the user can enrol again.
+     */
+    @Delete("/users/{userId}/totp")
+    public HttpResponse<Void> resetTotp(String userId, HttpRequest<?> request) {
+        Instant now = clock.instant();
+        database.query(c -> {
+            Account a = existing(c, userId);
+            SecondFactor.reset(c, userId);
+            AccountEvents.append(c, now, AccountEvents.TOTP_RESET, userId, userOf(request), addressOf(request),
+                    Map.of("wasEnabled", a.totpEnabled()));
+            return null;
+        });
+        authenticator.forgetUser(userId);
+        return HttpResponse.noContent();
+    }
+
+    /** Revokes every API key of a user at once (a key leaked, and perhaps more made with it). */
+    @Delete("/users/{userId}/api-keys")
+    @Produces(MediaType.APPLICATION_JSON)
+    public String revokeKeys(String userId, HttpRequest<?> request) {
+        Instant now = clock.instant();
+        List<String> revoked = database.query(c -> {
+            existing(c, userId);
+            List<String> ids = ApiKeys.revokeAll(c, userId, now);
+            AccountEvents.append(c, now, AccountEvents.API_KEYS_REVOKED, userId, userOf(request), addressOf(request),
+                    Map.of("keyIds", ids));
+            return ids;
+        });
+        authenticator.forgetUser(userId);
+        return ApiJson.write(Map.of("revoked", revoked));
     }
 
     @Get("/settings")

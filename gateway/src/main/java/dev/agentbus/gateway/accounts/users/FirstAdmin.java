@@ -55,9 +55,12 @@ public class FirstAdmin {
         if (!database.configured()) {
             return;
         }
-        if (!auth.adminPassword().isBlank() && auth.adminPassword().length() < auth.passwordMinLength()) {
-            throw new IllegalStateException("AGENTBUS_ADMIN_PASSWORD must have at least " + auth.passwordMinLength()
-                    + " characters");
+        if (!auth.adminPassword().isBlank()) {
+            try {
+                passwords.checkNew(auth.adminPassword(), Authenticator.ADMIN_USERNAME);
+            } catch (dev.agentbus.gateway.errors.ApiException e) {
+                throw new IllegalStateException("AGENTBUS_ADMIN_PASSWORD is refused: " + e.getMessage());
+            }
         }
         try {
             ensure();
@@ -95,7 +98,7 @@ public class FirstAdmin {
         database.ensureMigrated();
         boolean set = !auth.adminPassword().isBlank();
         String password = set ? auth.adminPassword() : SecretTokens.newToken("").substring(0, 24);
-        String hash = passwords.hashNew(password);
+        String hash = passwords.hashNew(password, Authenticator.ADMIN_USERNAME);
         boolean made = database.transaction(c -> {
             if (Accounts.count(c) > 0) {
                 return false;
