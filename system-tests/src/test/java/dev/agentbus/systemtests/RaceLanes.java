@@ -100,7 +100,7 @@ final class RaceLanes {
                         tool("write", "{\"path\":\"d/t-%1$d.txt\",\"content\":\"written by the write tool #%1$d\"}"),
                         tool("write", "{\"path\":\"race\",\"content\":\"written by the write tool #%1$d\"}"),
                         tool("edit", "{\"path\":\"" + D_SECRET + "\",\"old_text\":\"decoy\","
-                                + "\"new_text\":\"edited by the edit tool #%1$d\"}"),
+                                + "\"new_text\":\"decoy, edited by the edit tool #%1$d\"}"), // matches again
                         tool("mkdir", "{\"path\":\"d/m-%1$d\"}"))),
                 new ToolLane("tool-copy-delete", sessions.get("tool-copy-delete"), model, List.of(
                         tool("copy", "{\"from\":\"race\",\"to\":\"c.txt\",\"overwrite\":true}"),

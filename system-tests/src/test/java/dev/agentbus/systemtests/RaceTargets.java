@@ -94,30 +94,36 @@ final class RaceTargets {
 
     /**
      * The swapping loop of one lane, as a Perl script (perl-base is in every Debian, so in the sandbox image and
-     * on a host that bubblewrap shows): system calls only, so the states change every few hundred microseconds, not
-     * every few process starts. {@code race} is a file ("x") or a link to the gateway token; {@code d} is a
-     * directory with decoys of the outside names, or a link to the lane's directory. The pause keeps ten loops
-     * from taking the machine the services run on. A script, not a command line: the safety layer reads a command
-     * line for absolute paths outside the workspace, and the attacker does not mind.
+     * on a host that bubblewrap shows): system calls only, no process starts, so in a burst each name changes every
+     * few dozen microseconds, and a worker's check-then-open often sees both states. {@code race} is a file ("x")
+     * or a link to the gateway token; {@code d} is a directory with decoys of the outside names (renamed in and
+     * out of place; one a tool made meanwhile is put aside) or a link to the lane's directory. The pause between
+     * bursts keeps ten loops from taking the machine the services run on. A script, not a command line: the
+     * safety layer reads a command line for absolute paths outside the workspace, and the attacker does not mind.
      */
     String loopScript(String lane, int pauseMicros) {
         return """
                 # SymlinkRaceIT: swap race and d between the real thing and a link out of the workspace, forever.
                 use strict;
-                use File::Path qw(remove_tree);
-                my ($token, $outside, $pause) = (%s, %s, %d / 1e6);
+                my ($token, $outside, $pause, $old) = (%s, %s, %d / 1e6, 0);
                 sub put { my ($path, $text) = @_; open(my $f, '>', $path) or return; print $f $text; close $f; }
-                sub no_d { if (-l 'd') { unlink 'd'; } elsif (-d 'd') { remove_tree('d'); } }
                 while (1) {
-                    unlink 'race'; put('race', "x\\n");
-                    no_d(); mkdir 'd'; put('d/%s', "%s\\n"); put('d/%s', "%s\\n");
-                    select(undef, undef, undef, $pause);
-                    unlink 'race'; symlink($token, 'race');
-                    no_d(); symlink($outside, 'd');
+                    for (1 .. 100) {
+                        unlink 'race'; symlink($token, 'race');
+                        rename('d', 'd.real') or rename('d', 'd.old' . ++$old) unless -l 'd';
+                        symlink($outside, 'd');
+                        mkdir 'd.real' unless -d 'd.real';
+                        put('d.real/%s', "%s\\n") unless -e 'd.real/%s';
+                        put('d.real/%s', "%s\\n") unless -e 'd.real/%s';
+                        unlink 'race'; put('race', "x\\n");
+                        unlink 'd' if -l 'd';
+                        rename('d.real', 'd') unless -e 'd';
+                    }
+                    # The rest is in the real state: a check passes then, and the next burst may fall into its use.
                     select(undef, undef, undef, $pause);
                 }
                 """.formatted(quote(gatewayToken.toString()), quote(outside.get(lane).dir().toString()),
-                pauseMicros, SECRET_FILE, DECOY, VICTIM_FILE, DECOY);
+                pauseMicros, SECRET_FILE, DECOY, SECRET_FILE, VICTIM_FILE, DECOY, VICTIM_FILE);
     }
 
     private static String quote(String s) {

@@ -43,8 +43,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SymlinkRaceIT {
     private static final Duration RUN = Duration.ofSeconds(Long.getLong("symlinkRace.seconds", 60));
     private static final int MIN_ATTEMPTS = Integer.getInteger("symlinkRace.minAttempts", 20);
-    /** How long each state of the swapping loops lasts, at least. */
-    private static final int PAUSE_MICROS = Integer.getInteger("symlinkRace.pauseMicros", 200);
+    /** The swapping loops' rest between two bursts of swaps: what keeps ten of them from taking the machine. */
+    private static final int PAUSE_MICROS = Integer.getInteger("symlinkRace.pauseMicros", 4000);
     /** After this, a lane stops even with too few attempts, and the test says so. */
     private static final Duration CAP = RUN.plusMinutes(10);
 
