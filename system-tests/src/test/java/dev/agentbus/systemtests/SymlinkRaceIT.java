@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,6 +24,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -90,8 +92,8 @@ class SymlinkRaceIT {
                             t.greet(bob);
                         }
                     }
-                    return RaceLanes.prepare(bob, sessions.get(lane), lane, targets.loopScript(lane, PAUSE_MICROS), script,
-                            backend);
+                    return RaceLanes.prepare(bob, sessions.get(lane), lane, targets.loopScript(lane, PAUSE_MICROS),
+                            script, backend);
                 }));
             }
             for (Future<String> s : setups.values()) {
@@ -104,7 +106,9 @@ class SymlinkRaceIT {
 
             // The hammering: every lane at once, each until the time is up and its probes ran often enough.
             long start = System.nanoTime();
-            BooleanSupplier capped = () -> System.nanoTime() - start > CAP.toNanos();
+            // A lane that failed stops the others (or closing the executor would wait for them until the cap).
+            AtomicBoolean failed = new AtomicBoolean();
+            BooleanSupplier capped = () -> failed.get() || System.nanoTime() - start > CAP.toNanos();
             BooleanSupplier timeUp = () -> System.nanoTime() - start > RUN.toNanos();
             List<Future<Object>> running = new ArrayList<>();
             for (RouteLane lane : RaceLanes.routeLanes(sessions, rewindTo)) {
@@ -123,8 +127,12 @@ class SymlinkRaceIT {
                     return null;
                 }));
             }
-            for (Future<Object> r : running) {
-                r.get();
+            try {
+                for (Future<Object> r : running) {
+                    r.get();
+                }
+            } finally {
+                failed.set(true);
             }
             Duration took = Duration.ofNanos(System.nanoTime() - start);
             List<String> deadLoops = scripts.entrySet().stream().filter(e -> loops(e.getValue()).isEmpty())
@@ -136,33 +144,7 @@ class SymlinkRaceIT {
                         () -> loops(script).isEmpty());
             }
 
-            // What bob can see now, and what the worker stored: the log of every lane, with each tool's answer.
-            Map<String, String> laneOfSession = new HashMap<>();
-            sessions.forEach((lane, id) -> laneOfSession.put(id, lane));
-            for (String lane : RaceLanes.NAMES) {
-                String id = sessions.get(lane);
-                checkLog(lane, bob.log(id), targets, tally, toolLanes.stream().anyMatch(t -> t.lane.equals(lane)));
-                for (String view : List.of("", "/export", "/export.md")) {
-                    GatewayClient.Response r = bob.get(RouteLane.base(id) + view);
-                    List<String> secrets = targets.secretsIn(r.body());
-                    if (!secrets.isEmpty()) {
-                        tally.leak("lane " + lane + ": GET …/sessions/{id}" + view, "holds " + secrets);
-                    }
-                }
-            }
-            for (TopicSpec topic : Topics.ALL) {
-                for (String value : TeamsIT.topicBytesOn(stack, topic.name())) {
-                    List<String> secrets = targets.secretsIn(value);
-                    if (!secrets.isEmpty()) {
-                        tally.leak("Kafka topic " + topic.name() + " (lane " + laneIn(value, laneOfSession) + ")",
-                                "a record holds " + secrets + ": " + RouteLane.abbreviate(value));
-                    }
-                }
-            }
-            for (String stored : targets.secretsStoredUnder(dataDir, List.of(dataDir.resolve("kafka"),
-                    dataDir.resolve("postgres"), targets.gatewayToken))) {
-                tally.leak("the worker's files (lane " + laneIn(stored, laneOfSession) + ")", stored);
-            }
+            lookForSecrets(stack, bob, sessions, toolLanes, targets, tally);
             // ... and what changed outside: each lane's directory, and the token file.
             snapshotsBefore.forEach((lane, before) -> RaceTargets.changes(before,
                     RaceTargets.snapshot(targets.outside.get(lane).dir())).forEach(c ->
@@ -179,6 +161,42 @@ class SymlinkRaceIT {
             assertThat(tally.underExercised(MIN_ATTEMPTS)).as("probes tried fewer than " + MIN_ATTEMPTS
                     + " times (the run proves nothing for them):\n" + report).isEmpty();
             assertThat(deadLoops).as("lanes whose swapping loop died (nothing raced them)").isEmpty();
+        }
+    }
+
+    /**
+     * Everything a secret could have reached: what bob sees of each lane's session (its log, where each tool's
+     * answer is its probe's, its state and exports), every Kafka record, and the worker's own files (backups,
+     * checkpoints, workspaces). The agent's tool calls are counted from the logs here: the log is what really ran.
+     */
+    private static void lookForSecrets(StandaloneStack stack, GatewayClient bob, Map<String, String> sessions,
+                                       List<ToolLane> toolLanes, RaceTargets targets, RaceTally tally)
+            throws IOException {
+        Path dataDir = stack.dataDir;
+        Map<String, String> laneOfSession = new HashMap<>();
+        sessions.forEach((lane, id) -> laneOfSession.put(id, lane));
+        for (String lane : RaceLanes.NAMES) {
+            String id = sessions.get(lane);
+            checkLog(lane, bob.log(id), targets, tally, toolLanes.stream().anyMatch(t -> t.lane.equals(lane)));
+            for (String view : List.of("", "/export", "/export.md")) {
+                List<String> secrets = targets.secretsIn(bob.get(RouteLane.base(id) + view).body());
+                if (!secrets.isEmpty()) {
+                    tally.leak("lane " + lane + ": GET …/sessions/{id}" + view, "holds " + secrets);
+                }
+            }
+        }
+        for (TopicSpec topic : Topics.ALL) {
+            for (String value : TeamsIT.topicBytesOn(stack, topic.name())) {
+                List<String> secrets = targets.secretsIn(value);
+                if (!secrets.isEmpty()) {
+                    tally.leak("Kafka topic " + topic.name() + " (lane " + laneIn(value, laneOfSession) + ")",
+                            "a record holds " + secrets + ": " + RouteLane.abbreviate(value));
+                }
+            }
+        }
+        for (String stored : targets.secretsStoredUnder(dataDir, List.of(dataDir.resolve("kafka"),
+                dataDir.resolve("postgres"), targets.gatewayToken))) {
+            tally.leak("the worker's files (lane " + laneIn(stored, laneOfSession) + ")", stored);
         }
     }
 
