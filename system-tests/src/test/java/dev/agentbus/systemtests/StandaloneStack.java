@@ -27,7 +27,9 @@ final class StandaloneStack implements AutoCloseable {
                 "agentbus.kafka.partitions", "2"));
         props.putAll(extra);
         stack.start(props);
-        this.gateway = new GatewayClient(stack.gatewayUrl(), TOKEN);
+        // The token the gateway really uses: TOKEN, unless a test set another one, or none so that the gateway makes
+        // <data dir>/gateway-token itself (SymlinkRaceIT attacks that file).
+        this.gateway = new GatewayClient(stack.gatewayUrl(), stack.token());
     }
 
     Path workspace(String sessionId) {
