@@ -251,6 +251,10 @@ public final class SessionDecider {
                             ? "no approval is pending for call " + d.callId() + ": it was decided already or never needed"
                             : "no approval is pending for call " + d.callId() + ": there is no such call");
                 }
+                if (blankToNull(d.note()) != null && OwnerOnlyMemory.byMember(state, envelope.userId())) {
+                    // The model reads a denial's note: a member's words join the owner's turn, as a whisper does.
+                    OwnerOnlyMemory.withhold(state).forEach(step::emit);
+                }
                 Approvals.decide(step, pending.get(), d.decision(), blankToNull(d.note()), envelope.userId());
             }
             case ExpireApproval x -> {
