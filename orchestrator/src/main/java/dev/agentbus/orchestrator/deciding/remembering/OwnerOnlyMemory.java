@@ -10,10 +10,12 @@ import java.util.List;
 
 /**
  * The owner's memory is the owner's alone, also in a session shared with a group (issue 28). A member with write
- * access who starts a turn, joins a waiting one with a message, or whispers into a running one could otherwise just
- * ask the agent what it remembers about the owner, or have it change the owner's insights. So from that moment the
- * turn runs with memory off, as an incognito session does: no memory document and no insights in its prompt, and
- * {@code manage_memory} refused. The owner's next turn has the owner's memory again.
+ * access who starts a turn, joins a waiting one with a message, whispers into a running one or denies one of its
+ * calls with a note (all words the model reads) could otherwise just ask the agent what it remembers about the owner,
+ * or have it change the owner's insights. So from that moment the turn runs with memory off, as an incognito session
+ * does: no memory document and no insights in its prompt, earlier {@code manage_memory} calls blanked in it
+ * ({@code PromptBuilder}), {@code manage_memory} refused, and its sub-agents incognito. The owner's next turn has the
+ * owner's memory again: the owner is the one who shared the session and sees every answer.
  *
  * <p>The choice is recorded with the events that already carry the prompt's memory, so every model call of the turn,
  * a replay and a fork see it without knowing who spoke: an empty {@code memory.attached.v1} with version
