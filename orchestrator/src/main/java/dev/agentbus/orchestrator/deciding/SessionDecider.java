@@ -26,6 +26,7 @@ import dev.agentbus.events.input.SessionInput.PostWhisper;
 import dev.agentbus.events.input.SessionInput.RenameSession;
 import dev.agentbus.events.input.SessionInput.GiveFeedback;
 import dev.agentbus.events.insights.AnswerFeedback;
+import dev.agentbus.orchestrator.deciding.remembering.OwnerOnlyMemory;
 import dev.agentbus.orchestrator.deciding.remembering.Remembering;
 import dev.agentbus.events.input.SessionInput.RecordModelFailure;
 import dev.agentbus.events.input.SessionInput.RecordModelRefusal;
@@ -44,7 +45,6 @@ import dev.agentbus.events.session.SessionEvent.LoopWarned;
 import dev.agentbus.events.session.SessionEvent.SessionDeleted;
 import dev.agentbus.events.session.SessionEvent.SessionRenamed;
 import dev.agentbus.events.session.SessionEvent.WhisperQueued;
-import dev.agentbus.events.session.SessionEvent.MemoryAttached;
 import dev.agentbus.events.session.SessionEvent.ModelCallCompleted;
 import dev.agentbus.events.session.SessionEvent.ModelCallFailed;
 import dev.agentbus.events.session.SessionEvent.ModelCallRefused;
@@ -201,7 +201,7 @@ public final class SessionDecider {
                 step.emit(new SessionCreated(t.title() == null || t.title().isBlank() ? "Inbox task" : t.title(),
                         ctx.defaultMode()));
                 step.emit(new UserMessagePosted(t.text()));
-                attachMemoryIfChanged(step);
+                attachMemory(step, null);
                 step.callModel();
             }
             case StartSubAgent a -> {
@@ -209,7 +209,12 @@ public final class SessionDecider {
                     return step.ignore(ChildStart.notStarted(state, a).get());
                 }
                 ChildStart.events(a).forEach(step::emit);
-                attachMemoryIfChanged(step);
+                if (a.incognito()) {
+                    // Its parent may be a turn a group member started (TaskCall): no memory document either.
+                    OwnerOnlyMemory.withhold(step.state).forEach(step::emit);
+                } else {
+                    attachMemory(step, null);
+                }
                 step.callModel();
             }
             case RecordSubAgentResult r -> {
@@ -245,6 +250,10 @@ public final class SessionDecider {
                     return step.reject(state.toolCalls().containsKey(d.callId())
                             ? "no approval is pending for call " + d.callId() + ": it was decided already or never needed"
                             : "no approval is pending for call " + d.callId() + ": there is no such call");
+                }
+                if (blankToNull(d.note()) != null && OwnerOnlyMemory.byMember(state, envelope.userId())) {
+                    // The model reads a denial's note: a member's words join the owner's turn, as a whisper does.
+                    OwnerOnlyMemory.withhold(state).forEach(step::emit);
                 }
                 Approvals.decide(step, pending.get(), d.decision(), blankToNull(d.note()), envelope.userId());
             }
@@ -298,10 +307,14 @@ public final class SessionDecider {
                     // joins it, instead of a 409 that makes them cancel first.
                     TurnInterruptions.wake(step, envelope.userId());
                     step.emit(new UserMessagePosted(m.text(), m.images()));
+                    // A member's message joins the owner's turn: from here on it runs without the owner's memory.
+                    if (OwnerOnlyMemory.byMember(step.state, envelope.userId())) {
+                        OwnerOnlyMemory.withhold(step.state).forEach(step::emit);
+                    }
                     step.continueIfAllAnswered();
                 } else {
                     step.emit(new UserMessagePosted(m.text(), m.images()));
-                    attachMemoryIfChanged(step);
+                    attachMemory(step, envelope.userId());
                     step.callModel();
                 }
             }
@@ -327,6 +340,10 @@ public final class SessionDecider {
                     return step.reject("no turn is under way to whisper to; send a message instead");
                 }
                 step.emit(new WhisperQueued(ctx.ids().get(), w.text(), envelope.userId()));
+                // The whisper reaches the turn's next model call, which then runs without the owner's memory.
+                if (OwnerOnlyMemory.byMember(step.state, envelope.userId())) {
+                    OwnerOnlyMemory.withhold(step.state).forEach(step::emit);
+                }
             }
             case PostNotification n -> {
                 // For the people following the session; it never touches a turn, so it is taken at any time.
@@ -447,17 +464,13 @@ public final class SessionDecider {
         return state.turn() != null && requestId != null && requestId.equals(state.turn().pendingRequestId());
     }
 
-    /** At a turn's start: the memory document if it changed, then the insights chosen for the turn's prompt. */
-    private static void attachMemoryIfChanged(Step step) {
-        var memory = step.ctx.memory();
-        if (memory != null) {
-            String content = memory.content() == null ? "" : memory.content();
-            if (!content.equals(step.state.memory())) {
-                step.emit(new MemoryAttached(content, memory.version()));
-            }
-        }
-        Remembering.atTurnStart(step.state, step.ctx.insights(), step.ctx.now(), step.ctx.injection())
-                .ifPresent(step::emit);
+    /**
+     * At a turn's start: the memory document if it changed, then the insights chosen for the turn's prompt; none of
+     * the owner's memory when {@code startedBy} is a group member ({@link OwnerOnlyMemory}).
+     */
+    private static void attachMemory(Step step, String startedBy) {
+        Remembering.atTurnStart(step.state, startedBy, step.ctx.memory(), step.ctx.insights(), step.ctx.now(),
+                step.ctx.injection()).forEach(step::emit);
     }
 
     /**

@@ -11,6 +11,7 @@ import dev.agentbus.modelclient.ToolCall;
 import dev.agentbus.modelclient.ToolDefinition;
 import dev.agentbus.orchestrator.deciding.Compaction;
 import dev.agentbus.orchestrator.deciding.delegating.SubAgentTools;
+import dev.agentbus.orchestrator.deciding.remembering.OwnerOnlyMemory;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,7 +24,9 @@ import java.util.function.Function;
  *
  * <p>The system prompt's parts are {@link SystemPrompt}'s. Reasoning is never sent back to the model. Each assistant message with tool calls is followed directly by
  * one result per call, in the order the model asked, because OpenAI-compatible servers reject a tool call without
- * an answer; a call whose result never came (the turn was cancelled first) gets a placeholder saying so.
+ * an answer; a call whose result never came (the turn was cancelled first) gets a placeholder saying so. In a turn
+ * that runs without the owner's memory (a group member's), earlier {@code manage_memory} calls lose their arguments
+ * and results too.
  */
 public final class PromptBuilder {
     public static final String DEFAULT_SYSTEM_PROMPT = """
@@ -78,9 +81,12 @@ public final class PromptBuilder {
                 case Message.Notice n -> out.add(new ChatMessage.User("[agentbus] " + n.text()));
                 case Message.Assistant a -> {
                     out.add(new ChatMessage.Assistant(a.content(), a.toolCalls().stream()
-                            .map(c -> new ToolCall(c.id(), c.name(), c.arguments())).toList()));
+                            .map(c -> new ToolCall(c.id(), c.name(), ownerOnly(state, c)
+                                    ? "{}" : c.arguments())).toList()));
                     for (ToolCallSpec call : a.toolCalls()) {
-                        out.add(new ChatMessage.ToolResult(call.id(), resultOf(state.toolCalls().get(call.id()))));
+                        ToolCallView view = state.toolCalls().get(call.id());
+                        out.add(new ChatMessage.ToolResult(call.id(), ownerOnly(state, call)
+                                && view != null && Boolean.TRUE.equals(view.ok()) ? HIDDEN_MEMORY : resultOf(view)));
                     }
                 }
                 case Message.Tool t -> {
@@ -92,6 +98,18 @@ public final class PromptBuilder {
             out.add(summaryMessage(summary));
         }
         return out;
+    }
+
+    static final String HIDDEN_MEMORY = "[agentbus] Not shown: this manage_memory call read or changed the session "
+            + "owner's memory, which a turn started by a group member does not see.";
+
+    /**
+     * Whether the call is an earlier {@code manage_memory} of the owner's, in a turn that runs without the owner's
+     * memory ({@link OwnerOnlyMemory}): its arguments and result name the owner's insights, so the model does not get
+     * them from the conversation either.
+     */
+    private static boolean ownerOnly(SessionState state, ToolCallSpec call) {
+        return OwnerOnlyMemory.withheld(state) && ToolCatalog.MANAGE_MEMORY.equals(call.name());
     }
 
     private static ChatMessage summaryMessage(ContextState.Summary summary) {

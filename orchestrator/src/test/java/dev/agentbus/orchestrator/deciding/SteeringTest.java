@@ -31,6 +31,8 @@ import dev.agentbus.events.state.Message;
 import dev.agentbus.events.state.QueuedWhisper;
 import dev.agentbus.events.state.SessionStatus;
 import dev.agentbus.events.tools.Risk;
+import dev.agentbus.events.session.SessionEvent.MemoryAttached;
+import dev.agentbus.orchestrator.deciding.remembering.OwnerOnlyMemory;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
@@ -85,7 +87,9 @@ class SteeringTest {
         void a_whisper_to_a_running_turn_is_queued_and_the_turn_goes_on_untouched() {
             Decision d = turnAwaiting("r1").whenBy("bob", new PostWhisper("use the staging database"));
 
-            assertThat(d.events()).containsExactly(new WhisperQueued("id-1", "use the staging database", "bob"));
+            // bob is a group member, not the owner: the turn goes on without the owner's memory (OwnerOnlyMemory).
+            assertThat(d.events()).containsExactly(new WhisperQueued("id-1", "use the staging database", "bob"),
+                    new MemoryAttached("", OwnerOnlyMemory.WITHHELD));
             assertThat(d.effects()).isEmpty();
             assertThat(d.state().queuedWhispers())
                     .containsExactly(new QueuedWhisper("id-1", "use the staging database", "bob"));
@@ -204,7 +208,7 @@ class SteeringTest {
                     new ApprovalRequested("c1", "shell", SHELL_ARGS, Risk.HIGH, "normal mode", NOW.plusSeconds(60)))
                     .whenBy("bob", new PostUserMessage("don't run that, read notes.md instead"));
 
-            assertThat(d.events()).hasSize(5);
+            assertThat(d.events()).hasSize(6);
             assertThat(d.events().get(0)).isEqualTo(new ApprovalDecided("c1", ApprovalDecision.DENIED,
                     "the person sent a new message instead", "bob"));
             assertThat(d.events().get(1)).isInstanceOfSatisfying(ToolCallCompleted.class, c -> {
@@ -216,7 +220,9 @@ class SteeringTest {
                 assertThat(c.ok()).isFalse();
             });
             assertThat(d.events().get(3)).isEqualTo(new UserMessagePosted("don't run that, read notes.md instead"));
-            assertThat(d.events().get(4)).isEqualTo(new ModelCallStarted("id-1", 2));
+            // bob is a group member, not the owner: the rest of the turn runs without the owner's memory.
+            assertThat(d.events().get(4)).isEqualTo(new MemoryAttached("", OwnerOnlyMemory.WITHHELD));
+            assertThat(d.events().get(5)).isEqualTo(new ModelCallStarted("id-1", 2));
             assertThat(d.state().pendingApprovals()).isEmpty();
             assertThat(d.state().turn().openToolCalls()).isEmpty();
         }

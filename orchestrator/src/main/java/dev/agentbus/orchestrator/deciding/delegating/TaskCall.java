@@ -7,6 +7,7 @@ import dev.agentbus.events.session.SessionEvent.SubAgentStarted;
 import dev.agentbus.events.session.SessionEvent.ToolCallCompleted;
 import dev.agentbus.events.state.SessionState;
 import dev.agentbus.orchestrator.deciding.Outgoing;
+import dev.agentbus.orchestrator.deciding.remembering.OwnerOnlyMemory;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -84,8 +85,10 @@ public final class TaskCall {
                 List.of(new SubAgentStarted(callId, childId, description != null ? description : abbreviated(prompt),
                         tools, cap)),
                 // An incognito parent's children are incognito too: nothing of the task may reach memory through them.
+                // So are the children of a turn a group member started: the owner's memory stays out of them as well.
                 List.of(new Outgoing(childId, new StartSubAgent(parent.sessionId(), callId, title, prompt, tools, cap,
-                        parent.permissionMode(), parent.context().incognito()))));
+                        parent.permissionMode(),
+                        parent.context().incognito() || OwnerOnlyMemory.withheld(parent)))));
     }
 
     private static Optional<List<String>> toolList(JsonNode node) {

@@ -26,7 +26,8 @@ import java.util.function.Supplier;
  *
  * <p>The rules: the agent may not change or delete an insight the user protected (only a person may, as with
  * OS-Agent's {@code edit_protected_memory}); a fact that is already remembered is not added twice; nothing is read or
- * written in an incognito session, whose memory is off both ways. Pure, so it is tested given/when/then.
+ * written in an incognito session, whose memory is off both ways, nor in a turn a group member started
+ * ({@link OwnerOnlyMemory}): the insights are the owner's. Pure, so it is tested given/when/then.
  */
 public final class ManageMemoryCall {
     /** The most insights a {@code list} shows, best first: the prompt needs the ids, not the whole set. */
@@ -47,6 +48,9 @@ public final class ManageMemoryCall {
         if (state.context().incognito()) {
             return failed(callId, "memory is off in this incognito session: nothing is remembered from it, and the "
                     + "user's insights are not shown in it");
+        }
+        if (OwnerOnlyMemory.withheld(state)) {
+            return failed(callId, OwnerOnlyMemory.REFUSAL);
         }
         Optional<MemoryAction> action = Optional.ofNullable(args.get("action")).filter(JsonNode::isTextual)
                 .flatMap(a -> MemoryAction.parse(a.asText()));
