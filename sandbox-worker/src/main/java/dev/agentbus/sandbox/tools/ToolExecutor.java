@@ -7,6 +7,7 @@ import dev.agentbus.sandbox.sandboxing.SandboxException;
 import dev.agentbus.sandbox.sandboxing.SandboxProvider;
 import dev.agentbus.sandbox.sandboxing.SandboxSpec;
 import dev.agentbus.sandbox.workspace.PathRejectedException;
+import dev.agentbus.sandbox.workspace.SymbolicLinkException;
 import dev.agentbus.sandbox.workspace.WorkspacePaths;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -149,6 +150,9 @@ public final class ToolExecutor {
             return ToolOutcome.failure(e.getMessage());
         } catch (ToolRefusal | PathRejectedException e) {
             // The workspace-only path policy of the file tools is part of the safety layer: a recorded refusal.
+            return ToolOutcome.refused(e.getMessage());
+        } catch (SymbolicLinkException e) {
+            // So is never following a link (a link checked now may point at the host an instant later).
             return ToolOutcome.refused(e.getMessage());
         } catch (SandboxException e) {
             return ToolOutcome.failure("the sandbox is not available: " + e.getMessage());

@@ -1,13 +1,18 @@
 package dev.agentbus.sandbox.workspace;
 
 import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.SimpleFileVisitor;
-import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.time.Clock;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -29,7 +34,6 @@ public final class Backups {
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss.SSS'Z'")
             .withZone(ZoneOffset.UTC);
 
-    private final Path workspace;
     private final Path dir;
     private final int kept;
     private final long maxBytes;
@@ -41,7 +45,6 @@ public final class Backups {
      * @param maxBytes  the most one backup may hold
      */
     public Backups(Path workspace, int kept, long maxBytes, Clock clock) {
-        this.workspace = workspace;
         this.dir = locationFor(workspace);
         this.kept = kept;
         this.maxBytes = maxBytes;
@@ -66,24 +69,24 @@ public final class Backups {
     }
 
     /**
-     * Saves {@code target} (a file, or a directory with everything under it; links are saved as links) and returns
-     * the backup's id, e.g. {@code 20250602T091403.512Z-3f9a/src/Main.java}.
+     * Saves an entry of the workspace (a file, or a directory with everything under it; links are saved as links)
+     * and returns the backup's id, e.g. {@code 20250602T091403.512Z-3f9a/src/Main.java}. The workspace is read
+     * through handles only ({@link WorkspaceDir}): a directory swapped for a link meanwhile is never followed.
      */
-    public String save(Path target) throws IOException, TooLargeException {
-        long size = sizeOf(target);
+    public String save(WorkspacePaths.Target target) throws IOException, TooLargeException {
+        long size = sizeOf(target.parent(), target.name());
         if (size > maxBytes) {
-            throw new TooLargeException(workspaceRelative(target) + " holds " + size + " bytes, more than the "
+            throw new TooLargeException(target.shown() + " holds " + size + " bytes, more than the "
                     + maxBytes + " bytes a backup may hold");
         }
         String name = STAMP.format(clock.instant()) + "-" + String.format("%04x",
                 ThreadLocalRandom.current().nextInt(0x10000));
         Path backup = dir.resolve(name);
-        String relative = workspaceRelative(target);
-        Path copy = backup.resolve(relative);
+        Path copy = backup.resolve(target.shown());
         Files.createDirectories(copy.getParent());
-        copyTree(target, copy);
+        copyOut(target.parent(), target.name(), copy);
         prune();
-        return name + "/" + relative;
+        return name + "/" + target.shown();
     }
 
     /** The backups of this workspace, oldest first. */
@@ -103,44 +106,55 @@ public final class Backups {
         }
     }
 
-    private String workspaceRelative(Path target) {
-        return workspace.relativize(target.toAbsolutePath().normalize()).toString();
-    }
-
-    private static long sizeOf(Path target) throws IOException {
-        if (!Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
-            return Files.readAttributes(target, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).size();
+    private static long sizeOf(WorkspaceDir parent, String name) throws IOException {
+        PosixFileAttributes attributes = parent.stat(name);
+        if (attributes == null) {
+            return 0;
         }
-        long[] total = {0};
-        Files.walkFileTree(target, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-                total[0] += attrs.size();
-                return FileVisitResult.CONTINUE;
+        if (!attributes.isDirectory()) {
+            return attributes.size();
+        }
+        long total = 0;
+        try (WorkspaceDir dir = parent.openDirectory(name)) {
+            for (String child : dir.names()) {
+                total += sizeOf(dir, child);
             }
-        });
-        return total[0];
+        } catch (SymbolicLinkException | NotDirectoryException swapped) {
+            // a link or a file now: counted as nothing, copied as what it is
+        }
+        return total;
     }
 
-    private static void copyTree(Path from, Path to) throws IOException {
-        if (!Files.isDirectory(from, LinkOption.NOFOLLOW_LINKS)) {
-            Files.copy(from, to, LinkOption.NOFOLLOW_LINKS, StandardCopyOption.COPY_ATTRIBUTES);
+    /** Copies an entry of the workspace to {@code to}, a path in the worker's own backup directory. */
+    private static void copyOut(WorkspaceDir parent, String name, Path to) throws IOException {
+        PosixFileAttributes attributes = parent.stat(name);
+        if (attributes == null) {
             return;
         }
-        Files.walkFileTree(from, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) throws IOException {
-                Files.createDirectories(to.resolve(from.relativize(d).toString()));
-                return FileVisitResult.CONTINUE;
+        if (attributes.isSymbolicLink()) {
+            Files.createSymbolicLink(to, Path.of(parent.readSymbolicLink(name)));
+        } else if (attributes.isDirectory()) {
+            Files.createDirectory(to);
+            try (WorkspaceDir dir = parent.openDirectory(name)) {
+                for (String child : dir.names()) {
+                    copyOut(dir, child, to.resolve(child));
+                }
+            } catch (SymbolicLinkException | NotDirectoryException swapped) {
+                // replaced while we copied: what it became is not saved
             }
-
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                Files.copy(file, to.resolve(from.relativize(file).toString()), LinkOption.NOFOLLOW_LINKS,
-                        StandardCopyOption.COPY_ATTRIBUTES);
-                return FileVisitResult.CONTINUE;
+            Files.setPosixFilePermissions(to, attributes.permissions());
+        } else if (attributes.isRegularFile()) {
+            try (SeekableByteChannel in = parent.openForReading(name);
+                 OutputStream out = Files.newOutputStream(to, StandardOpenOption.CREATE_NEW,
+                         StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
+                Channels.newInputStream(in).transferTo(out);
+            } catch (SymbolicLinkException swapped) {
+                return;
             }
-        });
+            Files.setPosixFilePermissions(to, attributes.permissions());
+            Files.setLastModifiedTime(to, attributes.lastModifiedTime());
+        }
+        // sockets, fifos and devices are not saved
     }
 
     /** Deletes a file or a whole tree without following links out of it. */
