@@ -1,7 +1,6 @@
 package dev.agentbus.sandbox.workspace;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.FileVisitResult;
@@ -10,22 +9,22 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.SimpleFileVisitor;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.Comparator;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.stream.Stream;
 
 /**
  * Copies of files taken just before a tool changes or deletes them, kept <b>outside</b> the workspace so the agent
  * can neither read nor tamper with them: a workspace {@code <root>/<user>/<session>} keeps its backups in
  * {@code <root>/<user>/.backups/<session>/} (a name that starts with a dot can never be a session id, so it cannot
- * collide with a workspace). The sandbox mounts only the workspace, so nothing inside it can reach them.
+ * collide with a workspace). A session-scope sandbox mounts only the workspace, so nothing inside it can reach them;
+ * a user-scope container sees its user's directory, so backups are written through directory handles too.
  *
  * <p>Each backup is a directory named by time and a random suffix ({@code 20250602T091403.512Z-3f9a}) that holds
  * the saved files at their workspace-relative paths. The newest {@code kept} backups of a session are kept.
@@ -81,28 +80,71 @@ public final class Backups {
         }
         String name = STAMP.format(clock.instant()) + "-" + String.format("%04x",
                 ThreadLocalRandom.current().nextInt(0x10000));
-        Path backup = dir.resolve(name);
-        Path copy = backup.resolve(target.shown());
-        Files.createDirectories(copy.getParent());
-        copyOut(target.parent(), target.name(), copy);
-        prune();
+        // Written through handles too: in the user scope the user's container sees .backups and could swap a
+        // directory of it for a link to a host directory.
+        try (WorkspaceDir backups = open(true)) {
+            backups.createDirectory(name);
+            List<WorkspaceDir> opened = new ArrayList<>();
+            try {
+                WorkspaceDir into = backups.openDirectory(name);
+                opened.add(into);
+                String[] names = target.shown().split("/");
+                for (int i = 0; i < names.length - 1; i++) {
+                    into.createDirectory(names[i]);
+                    into = into.openDirectory(names[i]);
+                    opened.add(into);
+                }
+                copyOut(target.parent(), target.name(), into, names[names.length - 1]);
+            } finally {
+                for (WorkspaceDir d : opened) {
+                    d.close();
+                }
+            }
+            prune(backups);
+        }
         return name + "/" + target.shown();
+    }
+
+    /**
+     * This workspace's backup directory, held open: the user's directory by path (no sandbox can replace it), then
+     * {@code .backups} and the session's directory through handles; made (owner-only) when {@code create}.
+     */
+    private WorkspaceDir open(boolean create) throws IOException {
+        WorkspaceDir current = WorkspaceDir.openTrusted(dir.getParent().getParent(), "");
+        try {
+            for (String name : List.of(dir.getParent().getFileName().toString(), dir.getFileName().toString())) {
+                if (create && current.stat(name) == null) {
+                    try {
+                        current.createDirectory(name);
+                        current.setPermissions(name, PosixFilePermissions.fromString("rwx------"));
+                    } catch (java.nio.file.FileAlreadyExistsException madeMeanwhile) {
+                        // opened below
+                    }
+                }
+                WorkspaceDir next = current.openDirectory(name);
+                current.close();
+                current = next;
+            }
+            return current;
+        } catch (IOException | RuntimeException e) {
+            current.close();
+            throw e;
+        }
     }
 
     /** The backups of this workspace, oldest first. */
     public List<Path> list() throws IOException {
-        if (!Files.isDirectory(dir)) {
+        try (WorkspaceDir backups = open(false)) {
+            return backups.names().stream().sorted().map(dir::resolve).toList();
+        } catch (java.nio.file.NoSuchFileException none) {
             return List.of();
-        }
-        try (Stream<Path> entries = Files.list(dir)) {
-            return entries.sorted(Comparator.comparing(p -> p.getFileName().toString())).toList();
         }
     }
 
-    private void prune() throws IOException {
-        List<Path> all = list();
-        for (Path old : all.subList(0, Math.max(0, all.size() - kept))) {
-            deleteTree(old);
+    private void prune(WorkspaceDir backups) throws IOException {
+        List<String> all = backups.names().stream().sorted().toList();
+        for (String old : all.subList(0, Math.max(0, all.size() - kept))) {
+            backups.deleteTree(old);
         }
     }
 
@@ -125,39 +167,39 @@ public final class Backups {
         return total;
     }
 
-    /** Copies an entry of the workspace to {@code to}, a path in the worker's own backup directory. */
-    private static void copyOut(WorkspaceDir parent, String name, Path to) throws IOException {
-        PosixFileAttributes attributes = parent.stat(name);
+    /** Copies an entry of the workspace into the backup, both through handles. */
+    private static void copyOut(WorkspaceDir from, String name, WorkspaceDir to, String toName) throws IOException {
+        PosixFileAttributes attributes = from.stat(name);
         if (attributes == null) {
             return;
         }
         if (attributes.isSymbolicLink()) {
-            Files.createSymbolicLink(to, Path.of(parent.readSymbolicLink(name)));
+            to.createSymbolicLink(toName, from.readSymbolicLink(name));
         } else if (attributes.isDirectory()) {
-            Files.createDirectory(to);
-            try (WorkspaceDir dir = parent.openDirectory(name)) {
-                for (String child : dir.names()) {
-                    copyOut(dir, child, to.resolve(child));
+            to.createDirectory(toName);
+            try (WorkspaceDir source = from.openDirectory(name); WorkspaceDir copy = to.openDirectory(toName)) {
+                for (String child : source.names()) {
+                    copyOut(source, child, copy, child);
                 }
             } catch (SymbolicLinkException | NotDirectoryException swapped) {
                 // replaced while we copied: what it became is not saved
             }
-            Files.setPosixFilePermissions(to, attributes.permissions());
+            to.setPermissions(toName, attributes.permissions());
         } else if (attributes.isRegularFile()) {
-            try (SeekableByteChannel in = parent.openForReading(name);
-                 OutputStream out = Files.newOutputStream(to, StandardOpenOption.CREATE_NEW,
-                         StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
-                Channels.newInputStream(in).transferTo(out);
-            } catch (SymbolicLinkException swapped) {
-                return;
+            try (SeekableByteChannel in = from.openForReading(name)) {
+                to.writeAtomically(toName, out -> Channels.newInputStream(in).transferTo(out),
+                        attributes.permissions());
+            } catch (SymbolicLinkException | WorkspaceDir.WrongKindException swapped) {
+                // replaced while we copied: not saved
             }
-            Files.setPosixFilePermissions(to, attributes.permissions());
-            Files.setLastModifiedTime(to, attributes.lastModifiedTime());
         }
         // sockets, fifos and devices are not saved
     }
 
-    /** Deletes a file or a whole tree without following links out of it. */
+    /**
+     * Deletes a file or a whole tree of the worker's own (a checkpoint repository) without following links out of
+     * it. Never for a workspace, which a sandbox can change meanwhile: that is {@link WorkspaceDir#deleteTree}.
+     */
     public static void deleteTree(Path target) throws IOException {
         if (!Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
             Files.deleteIfExists(target);

@@ -125,6 +125,11 @@ public final class WorkspaceDir implements Closeable {
         return handle.getFileAttributeView(PosixFileAttributeView.class).readAttributes();
     }
 
+    /** Changes an entry's permissions through this handle, never following a link. */
+    public void setPermissions(String name, Set<PosixFilePermission> permissions) throws IOException {
+        view(name).setPermissions(permissions);
+    }
+
     /** Changes this directory's permissions through its handle ({@code fchmod}). */
     public void setOwnPermissions(Set<PosixFilePermission> permissions) throws IOException {
         handle.getFileAttributeView(PosixFileAttributeView.class).setPermissions(permissions);
