@@ -39,8 +39,9 @@ import java.util.function.Consumer;
  * an I/O error all come back as {@code ok=false} with a message the model can act on (invariant: a rejection is an
  * event, not an exception). Messages name paths relative to the workspace, never the host location.
  *
- * <p>Thread-safe; calls for different workspaces may run in parallel. Calls for the same workspace should not
- * (the worker runs one session's calls in order), see {@link WorkspacePaths} for why.
+ * <p>Thread-safe; calls for different workspaces may run in parallel. Calls for the same workspace may race each
+ * other or a program in the sandbox without reaching outside it: every file operation goes through directory handles
+ * that never follow a link (see {@link WorkspacePaths}); the worker still runs one session's calls in order.
  */
 public final class ToolExecutor {
     /**
