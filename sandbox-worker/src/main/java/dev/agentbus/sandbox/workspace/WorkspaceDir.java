@@ -516,17 +516,26 @@ public final class WorkspaceDir implements Closeable {
             return procFd;
         }
         procFd = -1;
+        List<Integer> numbers = new ArrayList<>();
         try (DirectoryStream<Path> fds = Files.newDirectoryStream(PROC_FDS)) {
             for (Path fd : fds) {
                 String number = fd.getFileName().toString();
-                if (number.chars().allMatch(Character::isDigit) && isThisDirectory(Integer.parseInt(number))) {
-                    procFd = Integer.parseInt(number);
-                    return procFd;
+                if (!number.isEmpty() && number.chars().allMatch(Character::isDigit)) {
+                    numbers.add(Integer.parseInt(number));
                 }
             }
         } catch (IOException e) {
             throw new IOException("cannot list /proc/self/fd, which the worker needs to make directories and links "
                     + "without following links: " + e.getMessage(), e);
+        }
+        // Newest first: the kernel hands out the lowest free number, and a process's table is mostly full, so the
+        // handle opened a moment ago is usually among the highest.
+        numbers.sort(java.util.Comparator.reverseOrder());
+        for (int number : numbers) {
+            if (isThisDirectory(number)) {
+                procFd = number;
+                return procFd;
+            }
         }
         throw new IOException("no descriptor of the directory " + relative + " in /proc/self/fd");
     }
