@@ -1,6 +1,7 @@
 package dev.agentbus.sandbox.checkpointing;
 
 import dev.agentbus.sandbox.workspace.SymbolicLinkException;
+import dev.agentbus.sandbox.workspace.WrongKindException;
 import dev.agentbus.sandbox.workspace.WorkspaceDir;
 import dev.agentbus.sandbox.workspace.WorkspacePaths;
 import org.eclipse.jgit.lib.FileMode;
@@ -281,7 +282,7 @@ final class WorkspaceIndex {
         Entry fresh;
         try {
             fresh = blobs.read(name, in, stat, old instanceof Entry e ? e : null, objects, stamp);
-        } catch (NoSuchFileException | SymbolicLinkException | WorkspaceDir.WrongKindException replacedMeanwhile) {
+        } catch (NoSuchFileException | SymbolicLinkException | WrongKindException replacedMeanwhile) {
             // deleted, or swapped for a link or a directory, between the stat and the read: the next look records it
             return remove(parent, name);
         }

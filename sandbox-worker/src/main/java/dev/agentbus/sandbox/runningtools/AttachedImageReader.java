@@ -7,6 +7,7 @@ import dev.agentbus.events.session.SessionEvent.UserMessagePosted;
 import dev.agentbus.events.topics.Topics;
 import dev.agentbus.sandbox.workspace.PathRejectedException;
 import dev.agentbus.sandbox.workspace.SymbolicLinkException;
+import dev.agentbus.sandbox.workspace.FileTooLargeException;
 import dev.agentbus.sandbox.workspace.WorkspaceDir;
 import dev.agentbus.sandbox.workspace.WorkspacePaths;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -71,7 +72,7 @@ final class AttachedImageReader {
                 bytes = file.parent().readAll(file.name(), MAX_BYTES);
             } catch (NoSuchFileException e) {
                 return failed(sessionId, seq, index, path, "no such file in the workspace");
-            } catch (WorkspaceDir.TooLargeException e) {
+            } catch (FileTooLargeException e) {
                 return failed(sessionId, seq, index, path, "it is " + e.size() + " bytes; an image is at most "
                         + MAX_BYTES + " bytes (scale it down)");
             }

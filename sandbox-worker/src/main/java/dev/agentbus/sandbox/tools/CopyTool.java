@@ -2,6 +2,7 @@ package dev.agentbus.sandbox.tools;
 
 import dev.agentbus.sandbox.workspace.PathRejectedException;
 import dev.agentbus.sandbox.workspace.SymbolicLinkException;
+import dev.agentbus.sandbox.workspace.FileTooLargeException;
 import dev.agentbus.sandbox.workspace.WorkspaceDir;
 import dev.agentbus.sandbox.workspace.WorkspacePaths;
 
@@ -84,7 +85,7 @@ final class CopyTool implements Tool {
             return from.parent().readAll(from.name(), settings.maxFileBytes());
         } catch (NoSuchFileException e) {
             throw new ToolFailure("file not found: " + shown);
-        } catch (WorkspaceDir.TooLargeException e) {
+        } catch (FileTooLargeException e) {
             throw new ToolFailure(shown + " is " + e.size() + " bytes, more than the file limit of "
                     + settings.maxFileBytes() + " bytes; use the shell (cp) for large files");
         }

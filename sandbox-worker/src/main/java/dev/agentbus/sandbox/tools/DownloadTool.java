@@ -2,6 +2,7 @@ package dev.agentbus.sandbox.tools;
 
 import dev.agentbus.sandbox.workspace.PathRejectedException;
 import dev.agentbus.sandbox.workspace.SymbolicLinkException;
+import dev.agentbus.sandbox.workspace.FileTooLargeException;
 import dev.agentbus.sandbox.workspace.WorkspaceDir;
 import dev.agentbus.sandbox.workspace.WorkspacePaths;
 
@@ -57,7 +58,7 @@ final class DownloadTool implements Tool {
             bytes = file.parent().readAll(file.name(), settings.transferMaxBytes());
         } catch (NoSuchFileException e) {
             throw new ToolFailure("file not found: " + shown);
-        } catch (WorkspaceDir.TooLargeException e) {
+        } catch (FileTooLargeException e) {
             throw new ToolFailure("file is too large to download: " + shown + " is " + e.size()
                     + " bytes, the limit is " + settings.transferMaxBytes());
         }

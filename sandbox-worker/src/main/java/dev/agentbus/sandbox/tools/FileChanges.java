@@ -1,6 +1,7 @@
 package dev.agentbus.sandbox.tools;
 
 import dev.agentbus.sandbox.workspace.Backups;
+import dev.agentbus.sandbox.workspace.FileTooLargeException;
 import dev.agentbus.sandbox.workspace.WorkspaceDir;
 import dev.agentbus.sandbox.workspace.WorkspacePaths;
 
@@ -42,7 +43,7 @@ final class FileChanges {
         }
         try {
             return textOrNull(file.parent().readAll(file.name(), maxBytes), maxBytes);
-        } catch (WorkspaceDir.TooLargeException e) {
+        } catch (FileTooLargeException e) {
             return null;
         }
     }

@@ -1,6 +1,7 @@
 package dev.agentbus.sandbox.tools;
 
 import dev.agentbus.sandbox.workspace.SymbolicLinkException;
+import dev.agentbus.sandbox.workspace.FileTooLargeException;
 import dev.agentbus.sandbox.workspace.WorkspaceDir;
 
 import java.io.IOException;
@@ -94,7 +95,7 @@ final class FileWalk {
                 return null;
             }
             return dir.readAll(name, maxBytes);
-        } catch (WorkspaceDir.TooLargeException e) {
+        } catch (FileTooLargeException e) {
             tooLarge.run();
             return null;
         } catch (IOException unreadable) {

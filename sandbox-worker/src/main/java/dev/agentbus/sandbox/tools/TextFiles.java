@@ -2,6 +2,7 @@ package dev.agentbus.sandbox.tools;
 
 import dev.agentbus.sandbox.workspace.PathRejectedException;
 import dev.agentbus.sandbox.workspace.SymbolicLinkException;
+import dev.agentbus.sandbox.workspace.FileTooLargeException;
 import dev.agentbus.sandbox.workspace.WorkspaceDir;
 import dev.agentbus.sandbox.workspace.WorkspacePaths;
 
@@ -59,7 +60,7 @@ final class TextFiles {
         }
         try {
             return file.parent().readAll(file.name(), maxBytes);
-        } catch (WorkspaceDir.TooLargeException e) {
+        } catch (FileTooLargeException e) {
             throw new ToolFailure("file is too large: " + shown + " is " + e.size() + " bytes, the limit is "
                     + maxBytes + "; use shell tools such as head, tail, sed -n or grep to look at parts of it");
         }

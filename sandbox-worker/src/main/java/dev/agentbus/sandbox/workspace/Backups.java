@@ -189,7 +189,7 @@ public final class Backups {
             try (SeekableByteChannel in = from.openForReading(name)) {
                 to.writeAtomically(toName, out -> Channels.newInputStream(in).transferTo(out),
                         attributes.permissions());
-            } catch (SymbolicLinkException | WorkspaceDir.WrongKindException swapped) {
+            } catch (SymbolicLinkException | WrongKindException swapped) {
                 // replaced while we copied: not saved
             }
         }

@@ -18,7 +18,6 @@ import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.SecureDirectoryStream;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
@@ -37,10 +36,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * outside the workspace: at worst the operation fails, or acts on the link itself.
  *
  * <p>Three things {@code SecureDirectoryStream} cannot do (create a directory, create a link, read a link) go through
- * {@code /proc/self/fd/<n>/<name>}, where {@code <n>} is a descriptor of this very directory: the kernel resolves
- * that to the open directory itself, not by its name, and neither {@code mkdir} nor {@code symlink} nor
- * {@code readlink} follows the last component. {@code <n>} is found once by matching the directory's device and
- * inode among the worker's descriptors, and checked again before and after each use.
+ * {@code /proc/self/fd/<n>/<name>} of this very directory's descriptor ({@link DescriptorPath}).
  *
  * <p>Known limit: a swap of an entry for a FIFO between its check and its opening makes the open wait for a writer
  * (Java has no {@code O_NONBLOCK} for files); that blocks the call, it reaches nothing outside.
@@ -49,17 +45,16 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public final class WorkspaceDir implements Closeable {
     private static final LinkOption NOFOLLOW = LinkOption.NOFOLLOW_LINKS;
-    private static final Path PROC_FDS = Path.of("/proc/self/fd");
     private static final Set<PosixFilePermission> NEW_FILE = PosixFilePermissions.fromString("rw-r--r--");
 
     private final SecureDirectoryStream<Path> handle;
     private final String relative;
-    private Object key;
-    private int procFd = -1;
+    private final DescriptorPath descriptor;
 
     private WorkspaceDir(SecureDirectoryStream<Path> handle, String relative) {
         this.handle = handle;
         this.relative = relative;
+        this.descriptor = new DescriptorPath(this);
     }
 
     /**
@@ -190,34 +185,13 @@ public final class WorkspaceDir implements Closeable {
         try (SeekableByteChannel channel = openForReading(name)) {
             long size = channel.size();
             if (size > maxBytes) {
-                throw new TooLargeException(pathOf(name), size, maxBytes);
+                throw new FileTooLargeException(pathOf(name), size, maxBytes);
             }
             ByteBuffer buffer = ByteBuffer.allocate((int) size);
             while (buffer.hasRemaining() && channel.read(buffer) >= 0) {
                 // keep reading
             }
             return buffer.position() == size ? buffer.array() : Arrays.copyOf(buffer.array(), buffer.position());
-        }
-    }
-
-    /** A directory where a file was expected, or a FIFO, socket or device where a regular file was. */
-    public static final class WrongKindException extends FileSystemException {
-        WrongKindException(String file, String reason) {
-            super(file, null, reason);
-        }
-    }
-
-    /** A file that is larger than the caller takes. */
-    public static final class TooLargeException extends FileSystemException {
-        private final long size;
-
-        TooLargeException(String file, long size, long max) {
-            super(file, null, file + " is " + size + " bytes, the limit is " + max);
-            this.size = size;
-        }
-
-        public long size() {
-            return size;
         }
     }
 
@@ -341,26 +315,6 @@ public final class WorkspaceDir implements Closeable {
         return viaProc(name, path -> Files.readSymbolicLink(path).toString());
     }
 
-    /**
-     * {@code unix:} attributes ({@code ctime} and the like, which {@link #stat} cannot give) of an entry, without
-     * following a link; null when there is none. Read through {@code /proc/self/fd}, so by this directory's handle.
-     */
-    public java.util.Map<String, Object> unixAttributes(String name, String attributes) throws IOException {
-        checked(name);
-        return viaProc(name, path -> {
-            try {
-                return Files.readAttributes(path, attributes, NOFOLLOW);
-            } catch (NoSuchFileException | NotDirectoryException gone) {
-                return null;
-            }
-        });
-    }
-
-    /** {@code unix:} attributes of this directory itself. */
-    public java.util.Map<String, Object> ownUnixAttributes(String attributes) throws IOException {
-        return viaProc(null, path -> Files.readAttributes(path, attributes));
-    }
-
     /** Removes a file, a link (not what it points to) or an empty directory. */
     public void delete(String name) throws IOException {
         PosixFileAttributes attributes = stat(name);
@@ -470,87 +424,8 @@ public final class WorkspaceDir implements Closeable {
         return name;
     }
 
-    private interface ProcOperation<T> {
-        T on(Path path) throws IOException;
-    }
-
-    /**
-     * Runs {@code operation} on {@code /proc/self/fd/<n>/<name>} for a descriptor {@code <n>} of this directory,
-     * checked before and after (descriptors are only ever changed by this process, so a check that holds on both
-     * sides means the operation acted in this directory).
-     */
-    private <T> T viaProc(String name, ProcOperation<T> operation) throws IOException {
-        for (int attempt = 0; attempt < 3; attempt++) {
-            int fd = procFd();
-            Path self = PROC_FDS.resolve(Integer.toString(fd));
-            T result;
-            try {
-                result = operation.on(name == null ? self : self.resolve(name));
-            } catch (FileSystemException e) {
-                throw workspaceNamed(name, e);
-            }
-            if (isThisDirectory(fd)) {
-                return result;
-            }
-            procFd = -1;
-        }
-        throw new IOException("cannot reach the directory " + (relative.isEmpty() ? "." : relative)
-                + " through /proc/self/fd");
-    }
-
-    /** The same failure, naming the workspace path rather than the {@code /proc} one. */
-    private FileSystemException workspaceNamed(String name, FileSystemException e) {
-        String file = name == null ? (relative.isEmpty() ? "." : relative) : pathOf(name);
-        return switch (e) {
-            case NoSuchFileException x -> new NoSuchFileException(file);
-            case FileAlreadyExistsException x -> new FileAlreadyExistsException(file);
-            case NotDirectoryException x -> new NotDirectoryException(file);
-            case java.nio.file.NotLinkException x -> new WrongKindException(file, "not a symbolic link");
-            case java.nio.file.AccessDeniedException x -> new java.nio.file.AccessDeniedException(file);
-            default -> new FileSystemException(file, null, e.getReason());
-        };
-    }
-
-    private int procFd() throws IOException {
-        if (procFd >= 0 && isThisDirectory(procFd)) {
-            return procFd;
-        }
-        procFd = -1;
-        List<Integer> numbers = new ArrayList<>();
-        try (DirectoryStream<Path> fds = Files.newDirectoryStream(PROC_FDS)) {
-            for (Path fd : fds) {
-                String number = fd.getFileName().toString();
-                if (!number.isEmpty() && number.chars().allMatch(Character::isDigit)) {
-                    numbers.add(Integer.parseInt(number));
-                }
-            }
-        } catch (IOException e) {
-            throw new IOException("cannot list /proc/self/fd, which the worker needs to make directories and links "
-                    + "without following links: " + e.getMessage(), e);
-        }
-        // Newest first: the kernel hands out the lowest free number, and a process's table is mostly full, so the
-        // handle opened a moment ago is usually among the highest.
-        numbers.sort(java.util.Comparator.reverseOrder());
-        for (int number : numbers) {
-            if (isThisDirectory(number)) {
-                procFd = number;
-                return procFd;
-            }
-        }
-        throw new IOException("no descriptor of the directory " + relative + " in /proc/self/fd");
-    }
-
-    private boolean isThisDirectory(int fd) throws IOException {
-        if (key == null) {
-            key = self().fileKey();
-        }
-        try {
-            BasicFileAttributes open = Files.readAttributes(PROC_FDS.resolve(Integer.toString(fd)),
-                    BasicFileAttributes.class);
-            return open.isDirectory() && key.equals(open.fileKey());
-        } catch (IOException closedMeanwhile) {
-            return false;
-        }
+    private <T> T viaProc(String name, DescriptorPath.Operation<T> operation) throws IOException {
+        return descriptor.run(name, operation);
     }
 
     @Override

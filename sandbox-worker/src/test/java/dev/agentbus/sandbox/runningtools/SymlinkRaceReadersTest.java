@@ -19,7 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * reads must never put the host file's bytes in a record.
  */
 class SymlinkRaceReadersTest {
-    private static final int ITERATIONS = 400;
+    /** Reading an image is cheap, and the window of the old check-then-read code was small: many rounds. */
+    private static final int ITERATIONS = 4000;
 
     @TempDir
     Path tmp;

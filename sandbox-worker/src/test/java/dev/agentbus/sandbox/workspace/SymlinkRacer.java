@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -20,8 +21,8 @@ import java.util.stream.Stream;
  * holds files of the same names whose content contains {@link #SECRET}. The racer thread, until {@link #close},
  * does what the shell loop of the issue does ({@code ln -sfn outside race; rm race; ...}) to both:
  * <ul>
- *   <li>{@code dir} is renamed away, replaced by a link to {@code outside}, then put back;</li>
- *   <li>{@code file.txt} is replaced by a link to {@code outside/secret.txt}, then by a regular file again.</li>
+ *   <li>{@code dir} is renamed away, a link to {@code outside} renamed in its place, then the directory put back;</li>
+ *   <li>{@code file.txt} likewise, with a link to {@code outside/secret.txt}.</li>
  * </ul>
  * A test runs an operation a fixed number of times while this runs, then checks that no output held the secret
  * and that {@link #outsideSnapshot} is what it was ({@link #assertOutsideUntouched}).
@@ -74,36 +75,42 @@ public final class SymlinkRacer implements AutoCloseable {
     private void race() {
         Path dir = workspace.resolve("dir");
         Path parked = workspace.resolve(".dir-parked");
+        Path dirLink = workspace.resolve(".dir-link");
         Path file = workspace.resolve("file.txt");
+        Path fileParked = workspace.resolve(".file-parked");
+        Path fileLink = workspace.resolve(".file-link");
         while (!stop.get()) {
-            try {
-                Files.move(dir, parked);
-                Files.createSymbolicLink(dir, outside);
-                Files.delete(dir);
-                Files.move(parked, dir);
-            } catch (IOException | RuntimeException e) {
-                // A tool changed the path meanwhile (deleted it, made it): put things back as well as we can.
-                restoreDir(dir, parked);
-            }
-            try {
-                Files.deleteIfExists(file);
-                Files.createSymbolicLink(file, outside.resolve("secret.txt"));
-                Files.delete(file);
-                Files.writeString(file, "inside\n");
-            } catch (IOException | RuntimeException ignored) {
-                // written meanwhile by a tool: the next round swaps it again
-            }
+            // Renames, as "ln -sfn" does: the path is a real directory or a link to the host, each about half the
+            // time, and never missing for long.
+            swap(dir, parked, dirLink, outside);
+            swap(file, fileParked, fileLink, outside.resolve("secret.txt"));
             swaps.incrementAndGet();
         }
     }
 
-    private static void restoreDir(Path dir, Path parked) {
+    /** {@code path} becomes the link to {@code target}, then itself again. */
+    private static void swap(Path path, Path parked, Path link, Path target) {
         try {
-            if (Files.isSymbolicLink(dir)) {
-                Files.delete(dir);
+            if (!Files.isSymbolicLink(link)) {
+                Files.createSymbolicLink(link, target); // made once, or again after a tool removed it
             }
-            if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS) && Files.isDirectory(parked, LinkOption.NOFOLLOW_LINKS)) {
-                Files.move(parked, dir);
+            Files.move(path, parked, StandardCopyOption.ATOMIC_MOVE);
+            Files.move(link, path, StandardCopyOption.ATOMIC_MOVE);
+            Files.move(path, link, StandardCopyOption.ATOMIC_MOVE);
+            Files.move(parked, path, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException | RuntimeException e) {
+            // A tool changed the path meanwhile (deleted it, made it): put things back as well as we can.
+            putBack(path, parked, link);
+        }
+    }
+
+    private static void putBack(Path path, Path parked, Path link) {
+        try {
+            if (Files.isSymbolicLink(path)) {
+                Files.move(path, link, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            }
+            if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS) && Files.exists(parked, LinkOption.NOFOLLOW_LINKS)) {
+                Files.move(parked, path, StandardCopyOption.ATOMIC_MOVE);
             }
         } catch (IOException | RuntimeException ignored) {
             // next round
@@ -153,7 +160,8 @@ public final class SymlinkRacer implements AutoCloseable {
     public void close() throws InterruptedException {
         stop.set(true);
         thread.join();
-        restoreDir(workspace.resolve("dir"), workspace.resolve(".dir-parked"));
+        putBack(workspace.resolve("dir"), workspace.resolve(".dir-parked"), workspace.resolve(".dir-link"));
+        putBack(workspace.resolve("file.txt"), workspace.resolve(".file-parked"), workspace.resolve(".file-link"));
     }
 
     private static byte[] png(String text) {
