@@ -18,7 +18,7 @@ import java.util.stream.Stream;
  * for symbolic links to a host directory, in a tight loop, while the worker (root on the host) acts on them.
  *
  * <p>The workspace gets a directory {@code dir/} and a file {@code file.txt}; the host directory {@code outside/}
- * holds files of the same names whose content contains {@link #SECRET}. The racer thread, until {@link #close},
+ * holds files of the same names whose content contains {@link #SECRET}, and one whose name does. The racer thread, until {@link #close},
  * does what the shell loop of the issue does ({@code ln -sfn outside race; rm race; ...}) to both:
  * <ul>
  *   <li>{@code dir} is renamed away, a link to {@code outside} renamed in its place, then the directory put back;</li>
@@ -59,6 +59,8 @@ public final class SymlinkRacer implements AutoCloseable {
             Files.writeString(base.resolve("tree").resolve("leaf.txt"), content);
         }
         Files.writeString(workspace.resolve("file.txt"), "inside\n");
+        // A name only the host directory has: a listing (ls, glob) that went through a link shows it.
+        Files.writeString(outside.resolve(SECRET + ".txt"), SECRET + "\n");
         this.before = snapshot(outside);
         this.thread = Thread.ofPlatform().daemon().name("symlink-racer").start(this::race);
     }
