@@ -146,7 +146,7 @@ public final class WorkspaceDir implements Closeable {
         refuseLinkOrKind(name, attributes, true);
         try {
             return new WorkspaceDir(handle.newDirectoryStream(Path.of(name), NOFOLLOW), pathOf(name));
-        } catch (FileSystemException e) {
+        } catch (IOException e) {
             throw swappedMeanwhile(name, e);
         }
     }
@@ -172,7 +172,7 @@ public final class WorkspaceDir implements Closeable {
         refuseLinkOrKind(name, attributes, false);
         try {
             return handle.newByteChannel(Path.of(name), Set.of(StandardOpenOption.READ, NOFOLLOW));
-        } catch (FileSystemException e) {
+        } catch (IOException e) {
             throw swappedMeanwhile(name, e);
         }
     }
@@ -403,16 +403,20 @@ public final class WorkspaceDir implements Closeable {
         }
     }
 
-    /** An open that failed: a link (ELOOP with O_NOFOLLOW) put there since the check is said to be one. */
-    private IOException swappedMeanwhile(String name, FileSystemException e) throws IOException {
-        PosixFileAttributes now = stat(name);
-        if (now != null && now.isSymbolicLink()) {
-            return new SymbolicLinkException(pathOf(name));
-        }
+    /**
+     * An open that failed. A link there (ELOOP with O_NOFOLLOW, which the JDK reports as a plain
+     * {@link IOException}, or a link found there now) is said to be one; the rest names the workspace path.
+     */
+    private IOException swappedMeanwhile(String name, IOException e) throws IOException {
         if (e instanceof NoSuchFileException || e instanceof NotDirectoryException) {
             return e;
         }
-        return new FileSystemException(pathOf(name), null, e.getReason());
+        PosixFileAttributes now = stat(name);
+        if (e.getClass() == IOException.class || (now != null && now.isSymbolicLink())) {
+            return new SymbolicLinkException(pathOf(name));
+        }
+        return new FileSystemException(pathOf(name), null, e instanceof FileSystemException f ? f.getReason()
+                : e.getMessage());
     }
 
     /** A single name of this directory; anything that could name another place is a bug of the caller. */
