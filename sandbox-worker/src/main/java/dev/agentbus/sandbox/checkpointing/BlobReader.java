@@ -1,5 +1,6 @@
 package dev.agentbus.sandbox.checkpointing;
 
+import dev.agentbus.sandbox.workspace.WorkspaceDir;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
@@ -11,17 +12,11 @@ import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.Path;
-import java.nio.file.SecureDirectoryStream;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
-import java.util.Set;
 
 /**
- * Reads workspace files into git blobs, through open directory handles so that no link is ever followed. Apart
+ * Reads workspace files into git blobs, through open directory handles ({@link WorkspaceDir}) so that no link is
+ * ever followed. Apart
  * from {@link WorkspaceIndex}, which decides what to read, because how a file is read safely and stored cheaply
  * (in memory or streamed, not stored again when unchanged) is its own concern.
  */
@@ -38,24 +33,12 @@ final class BlobReader {
     }
 
     /**
-     * Opens a subdirectory through its parent's open handle, refusing a link ({@code openat} with
-     * {@code O_NOFOLLOW}): the files below are then read through handles too, so a directory swapped for a link
-     * while the worker looks (by a program the agent left running) is never read through, and no file outside the
-     * workspace can end up in a checkpoint. Where the platform has no such handles, by path.
+     * Reads one file (or a link's target) through its directory's handle, never following a link, and stores its
+     * blob, unless it is the one recorded already. The stat was taken before the read: a write during the read
+     * changes the stat, so the next scan reads the file again.
      */
-    static DirectoryStream<Path> openChild(DirectoryStream<Path> parent, Path path, String name)
-            throws IOException {
-        return parent instanceof SecureDirectoryStream<Path> dir
-                ? dir.newDirectoryStream(Path.of(name), LinkOption.NOFOLLOW_LINKS)
-                : Files.newDirectoryStream(path);
-    }
-
-    /**
-     * Reads one file (or a link's target) and stores its blob, unless it is the one recorded already. The stat was
-     * taken before the read: a write during the read changes the stat, so the next scan reads the file again.
-     */
-    WorkspaceIndex.Entry read(Path path, String name, DirectoryStream<Path> in, FileStat stat,
-                              WorkspaceIndex.Entry old, ObjectInserter objects, long stamp) throws IOException {
+    WorkspaceIndex.Entry read(String name, WorkspaceDir in, FileStat stat, WorkspaceIndex.Entry old,
+                              ObjectInserter objects, long stamp) throws IOException {
         FileMode mode = switch (stat.kind()) {
             case EXECUTABLE -> FileMode.EXECUTABLE_FILE;
             case SYMLINK -> FileMode.SYMLINK;
@@ -64,11 +47,9 @@ final class BlobReader {
         ObjectId blob;
         reads++;
         if (stat.kind() == FileStat.Kind.SYMLINK) {
-            blob = store(Files.readSymbolicLink(path).toString().getBytes(StandardCharsets.UTF_8), old, objects);
+            blob = store(in.readSymbolicLink(name).getBytes(StandardCharsets.UTF_8), old, objects);
         } else {
-            try (SeekableByteChannel channel = in instanceof SecureDirectoryStream<Path> dir
-                    ? dir.newByteChannel(Path.of(name), Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))
-                    : Files.newByteChannel(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+            try (SeekableByteChannel channel = in.openForReading(name)) {
                 long size = channel.size();
                 blob = size <= IN_MEMORY_LIMIT ? store(readFully(channel, (int) size), old, objects)
                         : objects.insert(Constants.OBJ_BLOB, size, bounded(channel, size));

@@ -1,5 +1,7 @@
 package dev.agentbus.sandbox.checkpointing;
 
+import dev.agentbus.sandbox.workspace.WorkspaceDir;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -7,7 +9,10 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -22,12 +27,58 @@ import java.util.concurrent.TimeUnit;
  * </ul>
  * Times are nanoseconds since the epoch, as precise as the file system keeps them.
  */
-record FileStat(Kind kind, int mode, long size, long modifiedNanos, long changedNanos, long inode) {
-    private static final String ATTRIBUTES = "unix:mode,ino,size,lastModifiedTime,ctime";
+record FileStat(Kind kind, int mode, long size, long modifiedNanos, long changedNanos, Object inode) {
+    private static final String ATTRIBUTES = "unix:mode,fileKey,size,lastModifiedTime,ctime";
+    /** A change time that could not be read for certain: the entry counts as racy, so it is read again next time. */
+    private static final long UNKNOWN = Long.MAX_VALUE;
 
     enum Kind { FILE, EXECUTABLE, SYMLINK, DIRECTORY, OTHER }
 
-    /** The entry's state, or null when there is none (it vanished, or a path component is not a directory). */
+    /**
+     * An entry of a workspace directory, through the directory's handle ({@code fstatat}, never following a link);
+     * null when there is none. The change time, which the handle cannot give, is read by {@code hostPath} and
+     * taken only if that names the very same inode: a path swapped meanwhile gives an unknown change time (the
+     * entry is then read again next time), never another file's state.
+     */
+    static FileStat of(WorkspaceDir dir, String name, Path hostPath) throws IOException {
+        PosixFileAttributes a = dir.stat(name);
+        if (a == null) {
+            return null;
+        }
+        Kind kind = a.isSymbolicLink() ? Kind.SYMLINK : a.isDirectory() ? Kind.DIRECTORY
+                : !a.isRegularFile() ? Kind.OTHER
+                : a.permissions().contains(PosixFilePermission.OWNER_EXECUTE) ? Kind.EXECUTABLE : Kind.FILE;
+        int typeBits = switch (kind) {
+            case FILE, EXECUTABLE -> 0100000;
+            case SYMLINK -> 0120000;
+            case DIRECTORY -> 0040000;
+            case OTHER -> 0;
+        };
+        long changed = UNKNOWN;
+        try {
+            Map<String, Object> byName = Files.readAttributes(hostPath, "unix:fileKey,ctime", LinkOption.NOFOLLOW_LINKS);
+            if (a.fileKey() != null && a.fileKey().equals(byName.get("fileKey"))) {
+                changed = nanos(byName.get("ctime"));
+            }
+        } catch (IOException swappedOrGone) {
+            // unknown: read again next time
+        }
+        return new FileStat(kind, typeBits | modeBits(a.permissions()), a.size(),
+                a.lastModifiedTime().to(TimeUnit.NANOSECONDS), changed, a.fileKey());
+    }
+
+    private static int modeBits(Set<PosixFilePermission> permissions) {
+        int bits = 0;
+        for (PosixFilePermission p : permissions) {
+            bits |= 0400 >> p.ordinal();
+        }
+        return bits;
+    }
+
+    /**
+     * The state of a path by name, never following a link at its end: only for the worker's own files and for
+     * tests (a workspace entry goes through {@link #of(WorkspaceDir, String, Path)}).
+     */
     static FileStat of(Path path) throws IOException {
         Map<String, Object> a;
         try {
@@ -37,7 +88,7 @@ record FileStat(Kind kind, int mode, long size, long modifiedNanos, long changed
         }
         int mode = (Integer) a.get("mode");
         return new FileStat(kindOf(mode), mode, (Long) a.get("size"), nanos(a.get("lastModifiedTime")),
-                nanos(a.get("ctime")), (Long) a.get("ino"));
+                nanos(a.get("ctime")), a.get("fileKey"));
     }
 
     /**
@@ -63,7 +114,7 @@ record FileStat(Kind kind, int mode, long size, long modifiedNanos, long changed
      * would get the same times (git calls such an entry "racily clean"). Such an entry is read again next time.
      */
     boolean racy(long stamp) {
-        return changedNanos >= stamp || modifiedNanos >= stamp;
+        return changedNanos == UNKNOWN || changedNanos >= stamp || modifiedNanos >= stamp;
     }
 
     private static long nanos(Object time) {

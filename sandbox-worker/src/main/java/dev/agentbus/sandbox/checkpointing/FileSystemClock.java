@@ -1,10 +1,14 @@
 package dev.agentbus.sandbox.checkpointing;
 
+import dev.agentbus.sandbox.workspace.WorkspaceDir;
+import dev.agentbus.sandbox.workspace.WorkspacePaths;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFileAttributes;
 
 /**
  * The file system's own "now": the change time it gives an entry changed at this moment, in its own precision
@@ -17,19 +21,26 @@ final class FileSystemClock {
     }
 
     /**
-     * Changes the change time of {@code workspace} itself (a chmod to the mode it already has: nothing the agent
-     * could notice but that time) and reads it back. When that is not allowed (the workspace belongs to another
-     * user and the worker is not root), a stamp file beside the repository, on the same volume, serves instead.
+     * Changes the change time of {@code workspace} itself (a chmod, through its handle, to the mode it already has:
+     * nothing the agent could notice but that time) and reads it back. When that is not allowed (the workspace
+     * belongs to another user and the worker is not root), or the time read back may not be the workspace's own
+     * (its path was swapped meanwhile), a stamp file beside the repository, on the same volume, serves instead.
      */
     static long now(Path workspace, Path stampFile) throws IOException {
-        try {
-            return touch(workspace);
-        } catch (IOException | UnsupportedOperationException notOurs) {
-            if (!Files.exists(stampFile, LinkOption.NOFOLLOW_LINKS)) {
-                Files.createFile(stampFile);
+        try (WorkspaceDir root = WorkspacePaths.open(workspace).openRoot()) {
+            PosixFileAttributes before = root.self();
+            root.setOwnPermissions(before.permissions());
+            FileStat after = FileStat.of(WorkspacePaths.open(workspace).root());
+            if (after != null && before.fileKey().equals(after.inode())) {
+                return after.changedNanos();
             }
-            return touch(stampFile);
+        } catch (IOException | UnsupportedOperationException notOurs) {
+            // the stamp file below
         }
+        if (!Files.exists(stampFile, LinkOption.NOFOLLOW_LINKS)) {
+            Files.createFile(stampFile);
+        }
+        return touch(stampFile);
     }
 
     private static long touch(Path path) throws IOException {

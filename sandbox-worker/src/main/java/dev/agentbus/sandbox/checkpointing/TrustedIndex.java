@@ -1,5 +1,6 @@
 package dev.agentbus.sandbox.checkpointing;
 
+import dev.agentbus.sandbox.workspace.WorkspacePaths;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.revwalk.RevWalk;
@@ -29,7 +30,8 @@ final class TrustedIndex {
     /** The index for a repository whose main is at {@code head}: looked at whole again if someone else moved it. */
     WorkspaceIndex forHead(ObjectId head) throws IOException {
         if (index == null) {
-            index = new WorkspaceIndex(workspace.toRealPath());
+            // The same host path the tools report their changes under; the workspace itself is never followed.
+            index = new WorkspaceIndex(WorkspacePaths.open(workspace).root());
         } else if (head == null ? indexedHead != null : !head.equals(indexedHead)) {
             index.invalidate();
         }

@@ -1,14 +1,16 @@
 package dev.agentbus.sandbox.checkpointing;
 
+import dev.agentbus.sandbox.workspace.SymbolicLinkException;
+import dev.agentbus.sandbox.workspace.WrongKindException;
+import dev.agentbus.sandbox.workspace.WorkspaceDir;
+import dev.agentbus.sandbox.workspace.WorkspacePaths;
 import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectInserter;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystemException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
@@ -37,8 +39,8 @@ import java.util.function.BiConsumer;
  *
  * <p>What is recorded is what a checkpoint holds (see {@link ShadowRepository}): regular files with their executable
  * bit and symbolic links (as their target), never a directory named {@code .git} in any letter case, nothing in
- * it, no empty directory and no special file. Files are opened without following a link, so a link swapped in
- * for a file is never read through.
+ * it, no empty directory and no special file. Every directory and file is reached through the handle of the
+ * directory above it ({@link WorkspaceDir}), so a directory or a file swapped for a link is never read through.
  *
  * <p>This class decides what to look at and what to read; {@link BlobReader} reads a file into a blob and
  * {@link GitTrees} writes a directory's tree.
@@ -112,14 +114,14 @@ final class WorkspaceIndex {
      * @param stamp the file system's "now" taken before this scan ({@link FileSystemClock})
      */
     void scan(ObjectInserter objects, long stamp) throws IOException {
-        try (DirectoryStream<Path> top = Files.newDirectoryStream(workspace)) {
+        try (WorkspaceDir top = WorkspacePaths.open(workspace).openRoot()) {
             scanDir(root, workspace, top, objects, stamp);
         }
         complete = true;
     }
 
     /**
-     * Looks only at {@code paths}, the real paths a tool reports it created, changed or deleted (a directory stands
+     * Looks only at {@code paths}, the paths a tool reports it created, changed or deleted (a directory stands
      * for everything under it). Anything the index cannot be sure of (a path outside the workspace, a link or a
      * file where the index has a directory, an index that was never complete) makes it look at the whole workspace
      * instead: a scan too many costs time, a change missed would lose data on a rewind.
@@ -147,18 +149,18 @@ final class WorkspaceIndex {
         if (relative.toString().isEmpty()) {
             return false; // the whole workspace
         }
-        List<DirectoryStream<Path>> opened = new ArrayList<>();
+        List<WorkspaceDir> opened = new ArrayList<>();
         try {
-            opened.add(Files.newDirectoryStream(workspace));
+            opened.add(WorkspacePaths.open(workspace).openRoot());
             return updatePath(absolute, relative, opened, objects, stamp);
         } finally {
-            for (DirectoryStream<Path> stream : opened) {
-                stream.close();
+            for (WorkspaceDir dir : opened) {
+                dir.close();
             }
         }
     }
 
-    private boolean updatePath(Path absolute, Path relative, List<DirectoryStream<Path>> opened,
+    private boolean updatePath(Path absolute, Path relative, List<WorkspaceDir> opened,
                                ObjectInserter objects, long stamp) throws IOException {
         List<Dir> above = new ArrayList<>();
         boolean changed = false;
@@ -172,7 +174,7 @@ final class WorkspaceIndex {
             }
             above.add(dir);
             current = current.resolve(name);
-            FileStat stat = FileStat.of(current);
+            FileStat stat = FileStat.of(opened.getLast(), name, current);
             if (stat == null) {
                 // The directory is gone (a delete of a tree): so is everything the index had under it.
                 markDirty(above, remove(dir, name));
@@ -182,7 +184,7 @@ final class WorkspaceIndex {
                 return false; // the tool went through a link, or the directory was replaced: look at everything
             }
             try {
-                opened.add(BlobReader.openChild(opened.getLast(), current, name));
+                opened.add(opened.getLast().openDirectory(name));
             } catch (FileSystemException replacedMeanwhile) {
                 return false;
             }
@@ -200,7 +202,7 @@ final class WorkspaceIndex {
         if (isGitDir(name)) {
             return true;
         }
-        FileStat stat = FileStat.of(absolute);
+        FileStat stat = FileStat.of(opened.getLast(), name, absolute);
         changed |= stat == null ? remove(dir, name)
                 : visit(dir, name, absolute, opened.getLast(), stat, objects, stamp);
         markDirty(above, changed);
@@ -214,29 +216,27 @@ final class WorkspaceIndex {
     }
 
     /** @return whether anything recorded under {@code dir} changed */
-    private boolean scanDir(Dir node, Path dir, DirectoryStream<Path> entries, ObjectInserter objects, long stamp)
+    private boolean scanDir(Dir node, Path dir, WorkspaceDir entries, ObjectInserter objects, long stamp)
             throws IOException {
         boolean changed = false;
         Set<String> seen = new HashSet<>();
+        List<String> names;
         try {
-            for (Path entry : entries) {
-                String name = entry.getFileName().toString();
-                Path path = dir.resolve(name);
-                if (isGitDir(name)) {
-                    continue;
-                }
-                FileStat stat = FileStat.of(path);
-                if (stat == null || stat.kind() == FileStat.Kind.OTHER) {
-                    continue; // vanished meanwhile, or a socket, fifo or device: not recorded
-                }
-                seen.add(name);
-                changed |= visit(node, name, path, entries, stat, objects, stamp);
+            names = entries.names();
+        } catch (NoSuchFileException | NotDirectoryException replacedMeanwhile) {
+            names = List.of(); // what it held is gone from the index too
+        }
+        for (String name : names) {
+            Path path = dir.resolve(name);
+            if (isGitDir(name)) {
+                continue;
             }
-        } catch (java.nio.file.DirectoryIteratorException e) {
-            if (!(e.getCause() instanceof NoSuchFileException || e.getCause() instanceof NotDirectoryException)) {
-                throw e.getCause();
+            FileStat stat = FileStat.of(entries, name, path);
+            if (stat == null || stat.kind() == FileStat.Kind.OTHER) {
+                continue; // vanished meanwhile, or a socket, fifo or device: not recorded
             }
-            // replaced or removed while we looked: what it held is gone from the index too
+            seen.add(name);
+            changed |= visit(node, name, path, entries, stat, objects, stamp);
         }
         for (String name : List.copyOf(node.children.keySet())) {
             if (!seen.contains(name)) {
@@ -250,7 +250,7 @@ final class WorkspaceIndex {
     }
 
     /** Brings one child up to date with what is on disk now. @return whether anything recorded changed */
-    private boolean visit(Dir parent, String name, Path path, DirectoryStream<Path> in, FileStat stat,
+    private boolean visit(Dir parent, String name, Path path, WorkspaceDir in, FileStat stat,
                           ObjectInserter objects, long stamp) throws IOException {
         Node old = parent.children.get(name);
         if (stat.kind() == FileStat.Kind.DIRECTORY) {
@@ -261,7 +261,7 @@ final class WorkspaceIndex {
                 parent.children.put(name, dir);
             }
             boolean changed;
-            try (DirectoryStream<Path> entries = BlobReader.openChild(in, path, name)) {
+            try (WorkspaceDir entries = in.openDirectory(name)) {
                 changed = scanDir(dir, path, entries, objects, stamp);
             } catch (FileSystemException replacedMeanwhile) {
                 // a link or a file now, or gone: the next look records what it is
@@ -281,9 +281,10 @@ final class WorkspaceIndex {
         }
         Entry fresh;
         try {
-            fresh = blobs.read(path, name, in, stat, old instanceof Entry e ? e : null, objects, stamp);
-        } catch (NoSuchFileException vanished) {
-            return remove(parent, name); // deleted between the stat and the read
+            fresh = blobs.read(name, in, stat, old instanceof Entry e ? e : null, objects, stamp);
+        } catch (NoSuchFileException | SymbolicLinkException | WrongKindException replacedMeanwhile) {
+            // deleted, or swapped for a link or a directory, between the stat and the read: the next look records it
+            return remove(parent, name);
         }
         if (!(old instanceof Entry)) {
             remove(parent, name);

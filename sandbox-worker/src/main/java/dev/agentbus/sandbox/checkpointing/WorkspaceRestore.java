@@ -1,30 +1,28 @@
 package dev.agentbus.sandbox.checkpointing;
 
-import dev.agentbus.sandbox.workspace.AtomicFiles;
+import dev.agentbus.sandbox.workspace.SymbolicLinkException;
+import dev.agentbus.sandbox.workspace.WorkspaceDir;
+import dev.agentbus.sandbox.workspace.WorkspacePaths;
 import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectReader;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryNotEmptyException;
-import java.nio.file.FileVisitResult;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Makes a workspace exactly the files of a checkpoint, as {@code git read-tree --reset -u} did: files the checkpoint
@@ -32,10 +30,10 @@ import java.util.concurrent.ThreadLocalRandom;
  * removed. Directories named {@code .git}, and anything else that is not recorded (an empty directory, a fifo), are
  * left alone unless they stand where a checkpoint's file must go.
  *
- * <p>Everything is done without following a link: a link is replaced, never written through, and each directory on
- * the way to a file is checked to be a real directory (a file or a link there is removed first). Like every check of
- * the workspace from the host, this is check-then-act; nothing of the session runs on its own during a rewind or a
- * fork's restore except programs the agent left running in the background.
+ * <p>Everything is done through directory handles ({@link WorkspaceDir}), never following a link: a link is replaced,
+ * never written through, and each directory on the way to a file is a real directory opened through the one above
+ * it (a file or a link there is removed first). A program the agent left running in the background that swaps a
+ * directory for a link meanwhile can make the restore fail or replace its link, never reach a host file.
  */
 final class WorkspaceRestore {
     private static final Set<PosixFilePermission> FILE = PosixFilePermissions.fromString("rw-r--r--");
@@ -58,89 +56,116 @@ final class WorkspaceRestore {
      * @param target  what it must hold
      */
     void apply(Map<String, WorkspaceIndex.Entry> current, Map<String, Target> target) throws IOException {
-        TreeSet<String> emptied = new TreeSet<>(Comparator.reverseOrder());
-        for (Map.Entry<String, WorkspaceIndex.Entry> file : current.entrySet()) {
-            if (!target.containsKey(file.getKey())) {
-                Files.deleteIfExists(at(file.getKey()));
-                for (String dir = parent(file.getKey()); dir != null; dir = parent(dir)) {
-                    emptied.add(dir);
+        try (WorkspaceDir root = WorkspacePaths.open(workspace).openRoot()) {
+            TreeSet<String> emptied = new TreeSet<>(Comparator.reverseOrder());
+            for (Map.Entry<String, WorkspaceIndex.Entry> file : current.entrySet()) {
+                if (!target.containsKey(file.getKey())) {
+                    delete(root, file.getKey(), false);
+                    for (String dir = parent(file.getKey()); dir != null; dir = parent(dir)) {
+                        emptied.add(dir);
+                    }
+                }
+            }
+            for (String dir : emptied) { // deepest first
+                delete(root, dir, true);
+            }
+            for (Map.Entry<String, Target> file : target.entrySet()) {
+                WorkspaceIndex.Entry now = current.get(file.getKey());
+                Target wanted = file.getValue();
+                if (now == null || !now.blob().equals(wanted.blob()) || !now.mode().equals(wanted.mode())) {
+                    write(root, file.getKey(), wanted);
                 }
             }
         }
-        for (String dir : emptied) { // deepest first
-            try {
-                Files.deleteIfExists(at(dir));
-            } catch (DirectoryNotEmptyException | java.nio.file.NotDirectoryException stillUsed) {
-                // holds other files, or something that is not recorded: stays
-            }
-        }
-        for (Map.Entry<String, Target> file : target.entrySet()) {
-            WorkspaceIndex.Entry now = current.get(file.getKey());
-            Target wanted = file.getValue();
-            if (now == null || !now.blob().equals(wanted.blob()) || !now.mode().equals(wanted.mode())) {
-                write(file.getKey(), wanted);
-            }
-        }
     }
 
-    private void write(String relative, Target file) throws IOException {
-        Path dir = directoryFor(relative);
-        Path path = dir.resolve(name(relative));
-        FileStat there = FileStat.of(path);
-        if (there != null && there.kind() == FileStat.Kind.DIRECTORY) {
-            deleteTree(path); // a directory where the checkpoint has a file: git removes it too
-        }
-        if (file.mode().equals(FileMode.SYMLINK)) {
-            String target = new String(objects.open(file.blob()).getCachedBytes(), StandardCharsets.UTF_8);
-            Files.deleteIfExists(path);
-            Files.createSymbolicLink(path, Path.of(target));
-            inheritOwner(path, dir);
-            return;
-        }
-        Path temp = dir.resolve("." + name(relative) + "." + Long.toHexString(ThreadLocalRandom.current().nextLong())
-                + AtomicFiles.TEMP_SUFFIX);
+    /**
+     * Deletes a file (or link) the checkpoint does not have, or a directory that emptied; reached through handles,
+     * so a directory on the way that is a link now is left alone rather than followed.
+     */
+    private void delete(WorkspaceDir root, String relative, boolean emptiedDirectory) throws IOException {
+        List<WorkspaceDir> opened = new ArrayList<>();
         try {
-            try (OutputStream out = Files.newOutputStream(temp, StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
-                objects.open(file.blob()).copyTo(out);
+            WorkspaceDir dir = root;
+            String parent = parent(relative);
+            if (parent != null) {
+                for (String name : parent.split("/")) {
+                    dir = dir.openDirectory(checked(name));
+                    opened.add(dir);
+                }
             }
-            Files.setPosixFilePermissions(temp, file.mode().equals(FileMode.EXECUTABLE_FILE) ? EXECUTABLE : FILE);
-            inheritOwner(temp, dir);
-            // A rename replaces whatever is at the path (a file, or a link: the link, not what it points to).
-            Files.move(temp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            String name = name(relative);
+            PosixFileAttributes there = dir.stat(name);
+            if (there == null || there.isDirectory() != emptiedDirectory) {
+                return; // gone, or something else that is not recorded: stays
+            }
+            dir.delete(name);
+        } catch (NoSuchFileException | NotDirectoryException | SymbolicLinkException
+                 | DirectoryNotEmptyException notOurs) {
+            // gone meanwhile, a link or a file where a directory was (left alone), or holds what is not recorded
         } finally {
-            Files.deleteIfExists(temp);
+            for (WorkspaceDir dir : opened) {
+                dir.close();
+            }
         }
     }
 
-    /** The file's directory, made a real directory all the way down: anything else in the way is removed. */
-    private Path directoryFor(String relative) throws IOException {
-        Path dir = workspace;
+    private void write(WorkspaceDir root, String relative, Target file) throws IOException {
+        List<WorkspaceDir> opened = new ArrayList<>();
+        try {
+            WorkspaceDir dir = directoryFor(root, relative, opened);
+            String name = name(relative);
+            PosixFileAttributes there = dir.stat(name);
+            if (there != null && there.isDirectory()) {
+                dir.deleteTree(name); // a directory where the checkpoint has a file: git removes it too
+            }
+            if (file.mode().equals(FileMode.SYMLINK)) {
+                String target = new String(objects.open(file.blob()).getCachedBytes(), StandardCharsets.UTF_8);
+                // A rename replaces whatever is at the name (a file, or a link: the link, not what it points to).
+                dir.createSymbolicLink(name, target, true);
+                return;
+            }
+            PosixFileAttributes now = dir.stat(name);
+            if (now != null && !now.isRegularFile()) {
+                dir.delete(name); // a link or a fifo where the checkpoint has a file: replaced, never written through
+            }
+            dir.writeAtomically(name, out -> objects.open(file.blob()).copyTo(out),
+                    file.mode().equals(FileMode.EXECUTABLE_FILE) ? EXECUTABLE : FILE);
+        } finally {
+            for (WorkspaceDir dir : opened) {
+                dir.close();
+            }
+        }
+    }
+
+    /**
+     * The file's directory, made a real directory all the way down through handles: anything else in the way (a
+     * file, a link, a fifo) is removed first, a link as a link.
+     */
+    private static WorkspaceDir directoryFor(WorkspaceDir root, String relative, List<WorkspaceDir> opened)
+            throws IOException {
+        WorkspaceDir dir = root;
         String parent = parent(relative);
         if (parent == null) {
             return dir;
         }
         for (String name : parent.split("/")) {
-            Path next = dir.resolve(checked(name));
-            FileStat stat = FileStat.of(next);
-            if (stat == null || stat.kind() != FileStat.Kind.DIRECTORY) {
+            checked(name);
+            PosixFileAttributes stat = dir.stat(name);
+            if (stat == null || !stat.isDirectory()) {
                 if (stat != null) {
-                    Files.delete(next); // a file, link or fifo where the checkpoint has a directory
+                    dir.delete(name);
                 }
-                Files.createDirectory(next);
-                inheritOwner(next, dir);
+                try {
+                    dir.createDirectory(name);
+                } catch (FileAlreadyExistsException madeMeanwhile) {
+                    // opened below as whatever it is: a link there is refused, never followed
+                }
             }
-            dir = next;
+            dir = dir.openDirectory(name);
+            opened.add(dir);
         }
         return dir;
-    }
-
-    private Path at(String relative) {
-        Path path = workspace;
-        for (String name : relative.split("/")) {
-            path = path.resolve(checked(name));
-        }
-        return path;
     }
 
     private static String name(String relative) {
@@ -164,38 +189,4 @@ final class WorkspaceRestore {
         return name;
     }
 
-    /** Removes a directory and everything in it, links as links. */
-    private static void deleteTree(Path dir) throws IOException {
-        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                Files.deleteIfExists(file);
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-                Files.deleteIfExists(d);
-                return FileVisitResult.CONTINUE;
-            }
-        });
-    }
-
-    /**
-     * When the worker runs as root, what it writes takes the owner of the directory it is in, so the sandbox's user
-     * can change the restored files (see {@link AtomicFiles#workerIsRoot}).
-     */
-    private static void inheritOwner(Path path, Path from) throws IOException {
-        if (!AtomicFiles.workerIsRoot()) {
-            return;
-        }
-        try {
-            Object uid = Files.getAttribute(from, "unix:uid", LinkOption.NOFOLLOW_LINKS);
-            Object gid = Files.getAttribute(from, "unix:gid", LinkOption.NOFOLLOW_LINKS);
-            Files.setAttribute(path, "unix:uid", uid, LinkOption.NOFOLLOW_LINKS);
-            Files.setAttribute(path, "unix:gid", gid, LinkOption.NOFOLLOW_LINKS);
-        } catch (UnsupportedOperationException | NoSuchFileException notHere) {
-            // no unix attributes, or gone already: ownership stays as made
-        }
-    }
 }

@@ -6,12 +6,15 @@ import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.session.SessionEvent.UserMessagePosted;
 import dev.agentbus.events.topics.Topics;
 import dev.agentbus.sandbox.workspace.PathRejectedException;
+import dev.agentbus.sandbox.workspace.SymbolicLinkException;
+import dev.agentbus.sandbox.workspace.FileTooLargeException;
+import dev.agentbus.sandbox.workspace.WorkspaceDir;
 import dev.agentbus.sandbox.workspace.WorkspacePaths;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -56,16 +59,23 @@ final class AttachedImageReader {
     SessionImage read(String userId, String sessionId, long seq, int index, String path) {
         try {
             WorkspacePaths workspace = WorkspacePaths.open(workspaces.forSession(userId, sessionId));
-            Path file = workspace.resolve(path);
-            if (!Files.isRegularFile(file)) {
+            byte[] bytes;
+            // Through the parent's handle, never by name: the sandbox may swap the path for a link at any moment.
+            try (WorkspacePaths.Target file = workspace.target(path, false)) {
+                PosixFileAttributes attributes = file.parent().stat(file.name());
+                if (attributes != null && attributes.isSymbolicLink()) {
+                    throw new SymbolicLinkException(file.shown());
+                }
+                if (attributes == null || !attributes.isRegularFile()) {
+                    return failed(sessionId, seq, index, path, "no such file in the workspace");
+                }
+                bytes = file.parent().readAll(file.name(), MAX_BYTES);
+            } catch (NoSuchFileException e) {
                 return failed(sessionId, seq, index, path, "no such file in the workspace");
-            }
-            long size = Files.size(file);
-            if (size > MAX_BYTES) {
-                return failed(sessionId, seq, index, path, "it is " + size + " bytes; an image is at most "
+            } catch (FileTooLargeException e) {
+                return failed(sessionId, seq, index, path, "it is " + e.size() + " bytes; an image is at most "
                         + MAX_BYTES + " bytes (scale it down)");
             }
-            byte[] bytes = Files.readAllBytes(file);
             String type = mediaType(bytes);
             if (type == null) {
                 return failed(sessionId, seq, index, path, "it is not a PNG, JPEG, GIF or WebP image");
@@ -73,6 +83,8 @@ final class AttachedImageReader {
             return new SessionImage(sessionId, seq, index, path, type, Base64.getEncoder().encodeToString(bytes),
                     null);
         } catch (PathRejectedException e) {
+            return failed(sessionId, seq, index, path, e.getMessage());
+        } catch (SymbolicLinkException e) {
             return failed(sessionId, seq, index, path, e.getMessage());
         } catch (IOException e) {
             return failed(sessionId, seq, index, path, "it could not be read: " + e.getMessage());

@@ -2,15 +2,17 @@ package dev.agentbus.sandbox.runningtools;
 
 import dev.agentbus.eventbus.redacting.SecretRedactor;
 import dev.agentbus.events.session.ContextFile;
+import dev.agentbus.sandbox.workspace.WorkspaceDir;
+import dev.agentbus.sandbox.workspace.WorkspacePaths;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.channels.Channels;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -57,25 +59,31 @@ final class ContextFiles {
 
     List<ContextFile> read(Path workspace) {
         List<ContextFile> found = new ArrayList<>();
-        for (String name : ContextFile.NAMES) {
-            Path file = workspace.resolve(name);
-            if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-                continue;
+        // Through the root's handle: a file, or the whole session directory in a user-scope container, swapped for a
+        // link is never followed.
+        try (WorkspaceDir root = WorkspacePaths.open(workspace).openRoot()) {
+            for (String name : ContextFile.NAMES) {
+                PosixFileAttributes attributes = root.stat(name);
+                if (attributes == null || !attributes.isRegularFile()) {
+                    continue;
+                }
+                try {
+                    found.add(readOne(name, root));
+                } catch (IOException e) {
+                    // Unreadable or not text: left out, as if absent; the agent can still read it with its tools.
+                }
             }
-            try {
-                found.add(readOne(name, file));
-            } catch (IOException e) {
-                // Unreadable or not text: left out, as if absent; the agent can still read it with its tools.
-            }
+        } catch (IOException noWorkspace) {
+            // missing, or a link: no context files
         }
         return List.copyOf(found);
     }
 
-    private ContextFile readOne(String name, Path file) throws IOException {
+    private ContextFile readOne(String name, WorkspaceDir root) throws IOException {
         byte[] bytes;
         // A UTF-8 character takes at most four bytes: this many bytes always hold maxChars characters and one more.
         int limit = maxChars * 4 + 4;
-        try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
+        try (InputStream in = Channels.newInputStream(root.openForReading(name))) {
             bytes = in.readNBytes(limit);
         }
         String text;

@@ -1,6 +1,6 @@
 package dev.agentbus.sandbox.runningtools;
 
-import dev.agentbus.sandbox.workspace.Backups;
+import dev.agentbus.sandbox.workspace.WorkspaceDir;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -40,8 +40,9 @@ final class Workspaces {
             throw new IOException("unsafe user or session id: " + userId + "/" + sessionId);
         }
         Path dir = root.resolve(userId).resolve(sessionId);
-        if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
-            Backups.deleteTree(dir);
+        if (Files.isDirectory(dir.getParent(), LinkOption.NOFOLLOW_LINKS)) {
+            // Through handles: a program left running in the sandbox must not steer the delete onto host files.
+            WorkspaceDir.deleteTree(dir.getParent(), sessionId);
         }
     }
 

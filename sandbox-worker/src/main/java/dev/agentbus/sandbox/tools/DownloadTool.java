@@ -1,11 +1,14 @@
 package dev.agentbus.sandbox.tools;
 
 import dev.agentbus.sandbox.workspace.PathRejectedException;
+import dev.agentbus.sandbox.workspace.SymbolicLinkException;
+import dev.agentbus.sandbox.workspace.FileTooLargeException;
+import dev.agentbus.sandbox.workspace.WorkspaceDir;
 import dev.agentbus.sandbox.workspace.WorkspacePaths;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
@@ -35,20 +38,30 @@ final class DownloadTool implements Tool {
     @Override
     public ToolOutcome run(Args args, ToolContext ctx) throws ToolFailure, PathRejectedException, IOException {
         WorkspacePaths workspace = ctx.workspace();
-        Path file = workspace.resolve(args.requiredString("path"));
-        String shown = workspace.display(file);
-        if (!Files.exists(file)) {
-            throw new ToolFailure("file not found: " + shown);
-        }
-        if (!Files.isRegularFile(file)) {
+        String given = args.requiredString("path");
+        String shown = workspace.display(workspace.resolve(given));
+        if (workspace.names(given).isEmpty()) {
             throw new ToolFailure("not a regular file, only files can be downloaded: " + shown);
         }
-        long size = Files.size(file);
-        if (size > settings.transferMaxBytes()) {
-            throw new ToolFailure("file is too large to download: " + shown + " is " + size + " bytes, the limit is "
-                    + settings.transferMaxBytes());
+        byte[] bytes;
+        try (WorkspacePaths.Target file = workspace.target(given, false)) {
+            PosixFileAttributes attributes = file.parent().stat(file.name());
+            if (attributes == null) {
+                throw new ToolFailure("file not found: " + shown);
+            }
+            if (attributes.isSymbolicLink()) {
+                throw new SymbolicLinkException(shown);
+            }
+            if (!attributes.isRegularFile()) {
+                throw new ToolFailure("not a regular file, only files can be downloaded: " + shown);
+            }
+            bytes = file.parent().readAll(file.name(), settings.transferMaxBytes());
+        } catch (NoSuchFileException e) {
+            throw new ToolFailure("file not found: " + shown);
+        } catch (FileTooLargeException e) {
+            throw new ToolFailure("file is too large to download: " + shown + " is " + e.size()
+                    + " bytes, the limit is " + settings.transferMaxBytes());
         }
-        byte[] bytes = Files.readAllBytes(file);
         return ToolOutcome.success("sha256:" + sha256(bytes) + " bytes:" + bytes.length + "\n"
                 + Base64.getEncoder().encodeToString(bytes));
     }

@@ -1,13 +1,10 @@
 package dev.agentbus.sandbox.tools;
 
-import dev.agentbus.sandbox.workspace.AtomicFiles;
 import dev.agentbus.sandbox.workspace.PathRejectedException;
 import dev.agentbus.sandbox.workspace.WorkspacePaths;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.function.Consumer;
 
 /**
  * {@code edit {path, old_text, new_text, replace_all?}}: exact, literal search and replace in one file.
@@ -28,18 +25,31 @@ final class EditTool implements Tool {
     public ToolOutcome run(Args args, ToolContext ctx)
             throws ToolFailure, PathRejectedException, IOException {
         WorkspacePaths workspace = ctx.workspace();
-        Path file = workspace.resolve(args.requiredString("path"));
+        String given = args.requiredString("path");
         String oldText = args.requiredString("old_text");
         String newText = args.requiredString("new_text");
         boolean replaceAll = args.optionalBoolean("replace_all", false);
-        String shown = workspace.display(file);
+        String shown = workspace.display(workspace.resolve(given));
         if (oldText.isEmpty()) {
             throw new ToolFailure("old_text must not be empty (use write to create a file or replace all of it)");
         }
         if (oldText.equals(newText)) {
             throw new ToolFailure("old_text and new_text are identical; nothing to change");
         }
-        byte[] bytes = TextFiles.load(file, shown, settings.maxFileBytes());
+        if (workspace.names(given).isEmpty()) {
+            throw new ToolFailure("is a directory, not a file: . (use ls to list it)");
+        }
+        try (WorkspacePaths.Target file = workspace.target(given, false)) {
+            return edit(workspace, file, oldText, newText, replaceAll);
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new ToolFailure("file not found: " + shown);
+        }
+    }
+
+    private ToolOutcome edit(WorkspacePaths workspace, WorkspacePaths.Target file, String oldText, String newText,
+                             boolean replaceAll) throws ToolFailure, IOException {
+        String shown = file.shown();
+        byte[] bytes = TextFiles.load(file, settings.maxFileBytes());
         if (TextFiles.looksBinary(bytes)) {
             throw new ToolFailure("binary file, edit only works on text: " + shown);
         }
@@ -60,11 +70,11 @@ final class EditTool implements Tool {
                     + settings.maxFileBytes() + " bytes");
         }
         String backup = FileChanges.backUp(settings, workspace, file);
-        AtomicFiles.write(file, out);
+        file.parent().writeAtomically(file.name(), out);
         UnifiedDiff.Result diff = UnifiedDiff.of(before, after, shown);
         String summary = "edited " + shown + ": replaced " + count + (count == 1 ? " occurrence" : " occurrences")
                 + " (+" + diff.added() + " -" + diff.removed() + " lines)" + backup;
-        return new ToolOutcome(true, summary, null, diff.text(), false).changing(file);
+        return new ToolOutcome(true, summary, null, diff.text(), false).changing(file.path());
     }
 
     /** Non-overlapping occurrences, the same ones {@link String#replace} replaces. */

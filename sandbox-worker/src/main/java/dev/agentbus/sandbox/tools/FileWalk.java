@@ -1,30 +1,30 @@
 package dev.agentbus.sandbox.tools;
 
+import dev.agentbus.sandbox.workspace.SymbolicLinkException;
+import dev.agentbus.sandbox.workspace.FileTooLargeException;
+import dev.agentbus.sandbox.workspace.WorkspaceDir;
+
 import java.io.IOException;
-import java.nio.file.FileVisitResult;
-import java.nio.file.FileVisitOption;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.EnumSet;
 import java.util.List;
 
 /**
- * Lists the files under a directory of the workspace for glob and grep.
+ * Lists the files under a directory of the workspace for glob and grep, through directory handles
+ * ({@link WorkspaceDir}).
  *
  * <p>Links are never followed: a link inside the workspace may point anywhere on the host ({@code ln -s / root}),
- * and following it would let glob list and grep read host files the path guard would refuse. {@code .git}
- * directories below the start are skipped (their objects are noise for a search; ask for {@code .git} explicitly
- * to look inside). The walk stops after {@link #MAX_VISITED} files so a huge tree cannot stall the worker.
+ * and following it would let glob list and grep read host files. {@code .git} directories below the start are
+ * skipped (their objects are noise for a search; ask for {@code .git} explicitly to look inside). The walk stops
+ * after {@link #MAX_VISITED} files so a huge tree cannot stall the worker.
  */
 final class FileWalk {
     static final int MAX_VISITED = 100_000;
 
-    /** The files found, sorted by path, and whether the walk stopped early. */
-    record Listing(List<Path> files, boolean incomplete) {
+    /** The files found, as {@code /}-separated paths relative to the start, sorted, and whether the walk stopped early. */
+    record Listing(List<String> files, boolean incomplete) {
     }
 
     private FileWalk() {
@@ -32,38 +32,82 @@ final class FileWalk {
 
     /**
      * @param includeLinks list symbolic links (by name only, for glob); grep passes false so it reads only real
-     *                     files that lie inside the workspace
+     *                     files
      */
-    static Listing under(Path start, boolean includeLinks) throws IOException {
-        List<Path> files = new ArrayList<>();
-        boolean[] incomplete = {false};
-        Files.walkFileTree(start, EnumSet.noneOf(FileVisitOption.class), Integer.MAX_VALUE,
-                new SimpleFileVisitor<>() {
-                    @Override
-                    public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-                        return !dir.equals(start) && dir.getFileName().toString().equals(".git")
-                                ? FileVisitResult.SKIP_SUBTREE
-                                : FileVisitResult.CONTINUE;
-                    }
+    static Listing under(WorkspaceDir start, boolean includeLinks) throws IOException {
+        List<String> files = new ArrayList<>();
+        boolean complete = walk(start, "", includeLinks, files);
+        files.sort(String::compareTo);
+        return new Listing(files, !complete);
+    }
 
-                    @Override
-                    public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-                        if (attrs.isRegularFile() || (includeLinks && attrs.isSymbolicLink())) {
-                            files.add(file);
-                        }
-                        if (files.size() >= MAX_VISITED) {
-                            incomplete[0] = true;
-                            return FileVisitResult.TERMINATE;
-                        }
-                        return FileVisitResult.CONTINUE;
+    /** @return false when the walk stopped at the limit */
+    private static boolean walk(WorkspaceDir dir, String prefix, boolean includeLinks, List<String> files)
+            throws IOException {
+        List<String> names = new ArrayList<>(dir.names());
+        names.sort(String::compareTo);
+        for (String name : names) {
+            PosixFileAttributes attributes = dir.stat(name);
+            if (attributes == null) {
+                continue; // removed meanwhile
+            }
+            if (attributes.isDirectory()) {
+                if (name.equals(".git")) {
+                    continue;
+                }
+                try (WorkspaceDir child = dir.openDirectory(name)) {
+                    if (!walk(child, prefix + name + "/", includeLinks, files)) {
+                        return false;
                     }
+                } catch (SymbolicLinkException | NotDirectoryException | NoSuchFileException replacedMeanwhile) {
+                    // swapped for something else while we looked: not followed
+                }
+            } else if (attributes.isRegularFile() || (includeLinks && attributes.isSymbolicLink())) {
+                files.add(prefix + name);
+                if (files.size() >= MAX_VISITED) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
 
-                    @Override
-                    public FileVisitResult visitFileFailed(Path file, IOException e) {
-                        return FileVisitResult.CONTINUE; // unreadable entry: skip it, report the rest
-                    }
-                });
-        files.sort(Comparator.comparing(Path::toString));
-        return new Listing(files, incomplete[0]);
+    /**
+     * Reads a file the walk listed, reached again from {@code start} one directory at a time through handles; null
+     * when it is no longer a regular file there, or larger than {@code maxBytes} (then {@code tooLarge} is run).
+     */
+    static byte[] read(WorkspaceDir start, String relative, long maxBytes, Runnable tooLarge) {
+        String[] names = relative.split("/");
+        List<WorkspaceDir> opened = new ArrayList<>();
+        try {
+            WorkspaceDir dir = start;
+            for (int i = 0; i < names.length - 1; i++) {
+                dir = dir.openDirectory(names[i]);
+                opened.add(dir);
+            }
+            String name = names[names.length - 1];
+            PosixFileAttributes attributes = dir.stat(name);
+            if (attributes == null || !attributes.isRegularFile()) {
+                return null; // a FIFO or device would block the read forever; a link is not followed
+            }
+            if (attributes.size() > maxBytes) {
+                tooLarge.run();
+                return null;
+            }
+            return dir.readAll(name, maxBytes);
+        } catch (FileTooLargeException e) {
+            tooLarge.run();
+            return null;
+        } catch (IOException unreadable) {
+            return null;
+        } finally {
+            for (WorkspaceDir dir : opened) {
+                try {
+                    dir.close();
+                } catch (IOException ignored) {
+                    // nothing to do
+                }
+            }
+        }
     }
 }

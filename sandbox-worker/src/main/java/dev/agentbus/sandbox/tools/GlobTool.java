@@ -1,14 +1,15 @@
 package dev.agentbus.sandbox.tools;
 
 import dev.agentbus.sandbox.workspace.PathRejectedException;
+import dev.agentbus.sandbox.workspace.WorkspaceDir;
 import dev.agentbus.sandbox.workspace.WorkspacePaths;
 
 import java.io.IOException;
-import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * {@code glob {pattern, path?}}: files whose path matches a {@code java.nio} glob, as workspace-relative paths,
@@ -27,16 +28,19 @@ final class GlobTool implements Tool {
         WorkspacePaths workspace = ctx.workspace();
         String pattern = args.requiredString("pattern");
         Globs glob = Globs.compile(pattern);
-        Path base = workspace.resolve(args.optionalString("path").orElse("."));
-        String shownBase = workspace.display(base);
-        if (!Files.isDirectory(base)) {
+        String given = args.optionalString("path").orElse(".");
+        String shownBase = workspace.display(workspace.resolve(given));
+        String prefix = shownBase.equals(".") ? "" : shownBase + "/";
+        FileWalk.Listing listing;
+        try (WorkspaceDir base = workspace.directory(given)) {
+            listing = FileWalk.under(base, true);
+        } catch (NotDirectoryException | NoSuchFileException e) {
             throw new ToolFailure("not a directory: " + shownBase);
         }
-        FileWalk.Listing listing = FileWalk.under(base, true);
         List<String> matches = new ArrayList<>();
-        for (Path file : listing.files()) {
-            if (glob.matches(workspace.root().relativize(file)) || glob.matches(base.relativize(file))) {
-                matches.add(workspace.display(file));
+        for (String file : listing.files()) {
+            if (glob.matches(Path.of(prefix + file)) || glob.matches(Path.of(file))) {
+                matches.add(prefix + file);
             }
         }
         if (matches.isEmpty()) {

@@ -1,13 +1,15 @@
 package dev.agentbus.sandbox.tools;
 
 import dev.agentbus.sandbox.workspace.PathRejectedException;
+import dev.agentbus.sandbox.workspace.SymbolicLinkException;
+import dev.agentbus.sandbox.workspace.WorkspaceDir;
 import dev.agentbus.sandbox.workspace.WorkspacePaths;
 
 import java.io.IOException;
-import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.util.List;
-import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -36,42 +38,99 @@ final class GrepTool implements Tool {
             throws ToolFailure, PathRejectedException, IOException {
         WorkspacePaths workspace = ctx.workspace();
         Pattern regex = compile(args.requiredString("pattern"));
-        Path target = workspace.resolve(args.optionalString("path").orElse("."));
-        String shownTarget = workspace.display(target);
+        String given = args.optionalString("path").orElse(".");
+        String shownTarget = workspace.display(workspace.resolve(given));
         String globText = args.optionalString("glob").orElse(null);
         Globs glob = globText == null ? null : Globs.compile(globText);
         boolean byName = globText != null && !globText.contains("/");
-        if (!Files.exists(target)) {
+        Search search = new Search(regex, glob, byName);
+        try {
+            if (workspace.names(given).isEmpty()) {
+                try (WorkspaceDir root = workspace.openRoot()) {
+                    search.under(root, "");
+                }
+            } else {
+                try (WorkspacePaths.Target target = workspace.target(given, false)) {
+                    PosixFileAttributes attributes = target.parent().stat(target.name());
+                    if (attributes == null) {
+                        throw new ToolFailure("no such file or directory: " + shownTarget);
+                    }
+                    if (attributes.isSymbolicLink()) {
+                        throw new SymbolicLinkException(shownTarget);
+                    }
+                    if (attributes.isDirectory()) {
+                        try (WorkspaceDir dir = target.parent().openDirectory(target.name())) {
+                            search.under(dir, shownTarget + "/");
+                        }
+                    } else {
+                        search.file(target.parent(), target.name(), target.name(), shownTarget);
+                    }
+                }
+            }
+        } catch (NoSuchFileException e) {
             throw new ToolFailure("no such file or directory: " + shownTarget);
         }
-        FileWalk.Listing listing = Files.isDirectory(target)
-                ? FileWalk.under(target, false)
-                : new FileWalk.Listing(List.of(target), false);
+        StringBuilder out = search.out;
+        int matches = search.matches;
+        int skippedLarge = search.skippedLarge;
+        FileWalk.Listing listing = new FileWalk.Listing(List.of(), search.incomplete);
+        if (matches == 0) {
+            out.append("no matches for ").append(regex.pattern())
+                    .append(shownTarget.equals(".") ? "" : " in " + shownTarget).append('\n');
+        }
+        if (skippedLarge > 0) {
+            out.append("[skipped ").append(skippedLarge).append(skippedLarge == 1 ? " file" : " files")
+                    .append(" larger than ").append(settings.maxFileBytes()).append(" bytes]\n");
+        }
+        return ToolOutcome.success(out + GlobTool.incompleteNote(listing));
+    }
 
-        StringBuilder out = new StringBuilder();
-        int matches = 0;
-        int skippedLarge = 0;
-        for (Path file : listing.files()) {
-            if (glob != null && !glob.matches(byName ? file.getFileName() : target.relativize(file))) {
-                continue;
+    /** One search: what it found so far. */
+    private final class Search {
+        final Pattern regex;
+        final Globs glob;
+        final boolean byName;
+        final StringBuilder out = new StringBuilder();
+        int matches;
+        int skippedLarge;
+        boolean incomplete;
+
+        Search(Pattern regex, Globs glob, boolean byName) {
+            this.regex = regex;
+            this.glob = glob;
+            this.byName = byName;
+        }
+
+        void under(WorkspaceDir dir, String prefix) throws IOException, ToolFailure {
+            FileWalk.Listing listing = FileWalk.under(dir, false);
+            incomplete = listing.incomplete();
+            for (String file : listing.files()) {
+                String name = file.substring(file.lastIndexOf('/') + 1);
+                if (glob != null && !glob.matches(Path.of(byName ? name : file))) {
+                    continue;
+                }
+                byte[] bytes = FileWalk.read(dir, file, settings.maxFileBytes(), () -> skippedLarge++);
+                if (bytes != null && !search(bytes, prefix + file)) {
+                    return;
+                }
             }
-            if (!Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-                continue; // a FIFO or device would block the read forever
+        }
+
+        void file(WorkspaceDir dir, String name, String relative, String shown) throws ToolFailure {
+            if (glob != null && !glob.matches(Path.of(relative))) {
+                return;
             }
-            if (Files.size(file) > settings.maxFileBytes()) {
-                skippedLarge++;
-                continue;
+            byte[] bytes = FileWalk.read(dir, name, settings.maxFileBytes(), () -> skippedLarge++);
+            if (bytes != null) {
+                search(bytes, shown);
             }
-            byte[] bytes;
-            try {
-                bytes = Files.readAllBytes(file);
-            } catch (IOException unreadable) {
-                continue;
-            }
+        }
+
+        /** @return false once the match limit is reached */
+        private boolean search(byte[] bytes, String shown) throws ToolFailure {
             if (TextFiles.looksBinary(bytes)) {
-                continue;
+                return true;
             }
-            String shown = workspace.display(file);
             List<String> lines = TextFiles.lines(TextFiles.decodeLenient(bytes));
             for (int i = 0; i < lines.size() && matches < MAX_MATCHES; i++) {
                 if (find(regex, lines.get(i), shown, i + 1)) {
@@ -83,18 +142,10 @@ final class GrepTool implements Tool {
             if (matches >= MAX_MATCHES) {
                 out.append("[stopped after ").append(MAX_MATCHES).append(" matches; narrow the pattern, path or "
                         + "glob]\n");
-                break;
+                return false;
             }
+            return true;
         }
-        if (matches == 0) {
-            out.append("no matches for ").append(regex.pattern())
-                    .append(shownTarget.equals(".") ? "" : " in " + shownTarget).append('\n');
-        }
-        if (skippedLarge > 0) {
-            out.append("[skipped ").append(skippedLarge).append(skippedLarge == 1 ? " file" : " files")
-                    .append(" larger than ").append(settings.maxFileBytes()).append(" bytes]\n");
-        }
-        return ToolOutcome.success(out + GlobTool.incompleteNote(listing));
     }
 
     private static Pattern compile(String pattern) throws ToolFailure {

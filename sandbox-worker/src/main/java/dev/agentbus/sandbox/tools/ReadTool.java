@@ -4,7 +4,6 @@ import dev.agentbus.sandbox.workspace.PathRejectedException;
 import dev.agentbus.sandbox.workspace.WorkspacePaths;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -30,9 +29,8 @@ final class ReadTool implements Tool {
             throws ToolFailure, PathRejectedException, IOException {
         WorkspacePaths workspace = ctx.workspace();
         String given = args.requiredString("path");
-        Path file = workspace.resolve(given);
-        String shown = workspace.display(file);
-        byte[] bytes = TextFiles.load(file, shown, settings.maxFileBytes());
+        String shown = workspace.display(workspace.resolve(given));
+        byte[] bytes = TextFiles.load(workspace, given, settings.maxFileBytes());
         if (TextFiles.looksBinary(bytes)) {
             throw new ToolFailure("binary file, not shown: " + shown + " (" + bytes.length
                     + " bytes); use shell tools such as file or xxd to inspect it");

@@ -5,9 +5,11 @@ import dev.agentbus.sandbox.safety.CommandSafety;
 import dev.agentbus.sandbox.sandboxing.CommandResult;
 import dev.agentbus.sandbox.sandboxing.SandboxException;
 import dev.agentbus.sandbox.workspace.PathRejectedException;
+import dev.agentbus.sandbox.workspace.SymbolicLinkException;
+import dev.agentbus.sandbox.workspace.WorkspaceDir;
 import dev.agentbus.sandbox.workspace.WorkspacePaths;
 
-import java.nio.file.Files;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,11 +37,15 @@ final class RunCommandTool implements Tool {
         WorkspacePaths workspace = ctx.workspace();
         String command = args.requiredString("command").strip();
         List<String> arguments = args.optionalStringList("args").orElse(List.of());
-        Path dir = workspace.resolve(args.optionalString("cwd").orElse("."));
-        if (!Files.isDirectory(dir)) {
-            throw new ToolFailure("cwd is not a directory: " + workspace.display(dir));
+        String cwd = args.optionalString("cwd").orElse(".");
+        String shown = workspace.display(workspace.resolve(cwd));
+        try (WorkspaceDir checked = workspace.directory(cwd)) {
+            // a directory of the workspace, reached through handles
+        } catch (SymbolicLinkException link) {
+            // the program runs in the sandbox, where a link leads nowhere but the sandbox's own files
+        } catch (IOException e) {
+            throw new ToolFailure("cwd is not a directory: " + shown);
         }
-        String shown = workspace.display(dir);
         String workdir = shown.equals(".") ? CommandSafety.SANDBOX_WORKSPACE : CommandSafety.SANDBOX_WORKSPACE + "/"
                 + shown;
         long asked = args.optionalInt("timeout_seconds").map(Integer::longValue)

@@ -1,12 +1,18 @@
 package dev.agentbus.sandbox.tools;
 
+import dev.agentbus.sandbox.workspace.PathRejectedException;
+import dev.agentbus.sandbox.workspace.SymbolicLinkException;
+import dev.agentbus.sandbox.workspace.FileTooLargeException;
+import dev.agentbus.sandbox.workspace.WorkspaceDir;
+import dev.agentbus.sandbox.workspace.WorkspacePaths;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -18,24 +24,46 @@ final class TextFiles {
     private TextFiles() {
     }
 
-    /** Reads a whole regular file of at most {@code maxBytes}, failing with a message that names {@code shown}. */
-    static byte[] load(Path file, String shown, long maxBytes) throws ToolFailure, IOException {
-        if (!Files.exists(file)) {
+    /**
+     * Reads a whole regular file of the workspace of at most {@code maxBytes}, through its parent's handle (never by
+     * name, never through a link), failing with a message that names the file as the model gave it.
+     */
+    static byte[] load(WorkspacePaths workspace, String given, long maxBytes)
+            throws ToolFailure, PathRejectedException, IOException {
+        if (workspace.names(given).isEmpty()) {
+            throw new ToolFailure("is a directory, not a file: . (use ls to list it)");
+        }
+        String shown = workspace.display(workspace.resolve(given));
+        try (WorkspacePaths.Target file = workspace.target(given, false)) {
+            return load(file, maxBytes);
+        } catch (NoSuchFileException e) {
             throw new ToolFailure("file not found: " + shown);
         }
-        if (Files.isDirectory(file)) {
+    }
+
+    /** {@link #load(WorkspacePaths, String, long)} for an entry already reached. */
+    static byte[] load(WorkspacePaths.Target file, long maxBytes) throws ToolFailure, IOException {
+        String shown = file.shown();
+        PosixFileAttributes attributes = file.parent().stat(file.name());
+        if (attributes == null) {
+            throw new ToolFailure("file not found: " + shown);
+        }
+        if (attributes.isSymbolicLink()) {
+            throw new SymbolicLinkException(shown);
+        }
+        if (attributes.isDirectory()) {
             throw new ToolFailure("is a directory, not a file: " + shown + " (use ls to list it)");
         }
-        if (!Files.isRegularFile(file)) {
+        if (!attributes.isRegularFile()) {
             // A FIFO or device would block the read forever and hold a worker slot with it.
             throw new ToolFailure("not a regular file: " + shown);
         }
-        long size = Files.size(file);
-        if (size > maxBytes) {
-            throw new ToolFailure("file is too large: " + shown + " is " + size + " bytes, the limit is " + maxBytes
-                    + "; use shell tools such as head, tail, sed -n or grep to look at parts of it");
+        try {
+            return file.parent().readAll(file.name(), maxBytes);
+        } catch (FileTooLargeException e) {
+            throw new ToolFailure("file is too large: " + shown + " is " + e.size() + " bytes, the limit is "
+                    + maxBytes + "; use shell tools such as head, tail, sed -n or grep to look at parts of it");
         }
-        return Files.readAllBytes(file);
     }
 
     static boolean looksBinary(byte[] bytes) {

@@ -7,6 +7,7 @@ import dev.agentbus.sandbox.sandboxing.SandboxException;
 import dev.agentbus.sandbox.sandboxing.SandboxProvider;
 import dev.agentbus.sandbox.sandboxing.SandboxSpec;
 import dev.agentbus.sandbox.workspace.PathRejectedException;
+import dev.agentbus.sandbox.workspace.SymbolicLinkException;
 import dev.agentbus.sandbox.workspace.WorkspacePaths;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,8 +39,9 @@ import java.util.function.Consumer;
  * an I/O error all come back as {@code ok=false} with a message the model can act on (invariant: a rejection is an
  * event, not an exception). Messages name paths relative to the workspace, never the host location.
  *
- * <p>Thread-safe; calls for different workspaces may run in parallel. Calls for the same workspace should not
- * (the worker runs one session's calls in order), see {@link WorkspacePaths} for why.
+ * <p>Thread-safe; calls for different workspaces may run in parallel. Calls for the same workspace may race each
+ * other or a program in the sandbox without reaching outside it: every file operation goes through directory handles
+ * that never follow a link (see {@link WorkspacePaths}); the worker still runs one session's calls in order.
  */
 public final class ToolExecutor {
     /**
@@ -149,6 +151,9 @@ public final class ToolExecutor {
             return ToolOutcome.failure(e.getMessage());
         } catch (ToolRefusal | PathRejectedException e) {
             // The workspace-only path policy of the file tools is part of the safety layer: a recorded refusal.
+            return ToolOutcome.refused(e.getMessage());
+        } catch (SymbolicLinkException e) {
+            // So is never following a link (a link checked now may point at the host an instant later).
             return ToolOutcome.refused(e.getMessage());
         } catch (SandboxException e) {
             return ToolOutcome.failure("the sandbox is not available: " + e.getMessage());

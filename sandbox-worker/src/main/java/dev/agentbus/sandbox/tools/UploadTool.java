@@ -1,12 +1,11 @@
 package dev.agentbus.sandbox.tools;
 
-import dev.agentbus.sandbox.workspace.AtomicFiles;
 import dev.agentbus.sandbox.workspace.PathRejectedException;
+import dev.agentbus.sandbox.workspace.SymbolicLinkException;
 import dev.agentbus.sandbox.workspace.WorkspacePaths;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.util.Base64;
 
 /**
@@ -24,8 +23,8 @@ final class UploadTool implements Tool {
     @Override
     public ToolOutcome run(Args args, ToolContext ctx) throws ToolFailure, PathRejectedException, IOException {
         WorkspacePaths workspace = ctx.workspace();
-        Path file = workspace.resolve(args.requiredString("path"));
-        String shown = workspace.display(file);
+        String given = args.requiredString("path");
+        String shown = workspace.display(workspace.resolve(given));
         byte[] bytes;
         try {
             bytes = Base64.getMimeDecoder().decode(args.requiredString("content_base64"));
@@ -36,20 +35,30 @@ final class UploadTool implements Tool {
             throw new ToolFailure("the upload is " + bytes.length + " bytes, more than the limit of "
                     + settings.transferMaxBytes() + " bytes");
         }
-        if (file.equals(workspace.root()) || Files.isDirectory(file)) {
+        if (workspace.names(given).isEmpty()) {
             throw new ToolFailure("is a directory, cannot upload a file there: " + shown);
         }
-        boolean existed = Files.exists(file);
-        if (existed && !Files.isRegularFile(file)) {
-            throw new ToolFailure("not a regular file, cannot upload over it: " + shown);
+        try (WorkspacePaths.Target file = workspace.target(given, true)) {
+            PosixFileAttributes old = file.parent().stat(file.name());
+            if (old != null && old.isSymbolicLink()) {
+                throw new SymbolicLinkException(shown);
+            }
+            if (old != null && old.isDirectory()) {
+                throw new ToolFailure("is a directory, cannot upload a file there: " + shown);
+            }
+            if (old != null && !old.isRegularFile()) {
+                throw new ToolFailure("not a regular file, cannot upload over it: " + shown);
+            }
+            boolean existed = old != null;
+            String before = existed ? FileChanges.textOrNull(file, settings.maxFileBytes()) : null;
+            String backup = existed ? FileChanges.backUp(settings, workspace, file) : "";
+            file.parent().writeAtomically(file.name(), bytes);
+            String after = FileChanges.textOrNull(bytes, settings.maxFileBytes());
+            String diff = after == null || (existed && before == null) ? null
+                    : FileChanges.diffOrNull(before, after, shown);
+            return new ToolOutcome(true, (existed ? "replaced " : "uploaded ") + shown + " (" + bytes.length
+                    + " bytes, sha256 " + DownloadTool.sha256(bytes) + ")" + backup, null, diff, false)
+                    .changing(file.path());
         }
-        String before = existed ? FileChanges.textOrNull(file, settings.maxFileBytes()) : null;
-        String backup = existed ? FileChanges.backUp(settings, workspace, file) : "";
-        AtomicFiles.write(file, bytes);
-        String after = FileChanges.textOrNull(file, settings.maxFileBytes());
-        String diff = after == null || (existed && before == null) ? null
-                : FileChanges.diffOrNull(before, after, shown);
-        return new ToolOutcome(true, (existed ? "replaced " : "uploaded ") + shown + " (" + bytes.length
-                + " bytes, sha256 " + DownloadTool.sha256(bytes) + ")" + backup, null, diff, false).changing(file);
     }
 }

@@ -1,14 +1,12 @@
 package dev.agentbus.sandbox.tools;
 
-import dev.agentbus.sandbox.workspace.AtomicFiles;
 import dev.agentbus.sandbox.workspace.PathRejectedException;
+import dev.agentbus.sandbox.workspace.SymbolicLinkException;
 import dev.agentbus.sandbox.workspace.WorkspacePaths;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.function.Consumer;
+import java.nio.file.attribute.PosixFileAttributes;
 
 /**
  * {@code write {path, content}}: creates or replaces a file (UTF-8), creating parent directories, atomically.
@@ -29,10 +27,10 @@ final class WriteTool implements Tool {
     public ToolOutcome run(Args args, ToolContext ctx)
             throws ToolFailure, PathRejectedException, IOException {
         WorkspacePaths workspace = ctx.workspace();
-        Path file = workspace.resolve(args.requiredString("path"));
+        String given = args.requiredString("path");
         String content = args.requiredString("content");
-        String shown = workspace.display(file);
-        if (file.equals(workspace.root()) || Files.isDirectory(file)) {
+        String shown = workspace.display(workspace.resolve(given));
+        if (workspace.names(given).isEmpty()) {
             throw new ToolFailure("is a directory, cannot write a file there: " + shown);
         }
         byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
@@ -40,36 +38,29 @@ final class WriteTool implements Tool {
             throw new ToolFailure("content is " + bytes.length + " bytes, more than the file limit of "
                     + settings.maxFileBytes() + " bytes");
         }
-        if (Files.exists(file) && !Files.isRegularFile(file)) {
-            throw new ToolFailure("not a regular file, cannot write over it: " + shown);
-        }
-        boolean existed = Files.exists(file);
-        String before = existed ? previousText(file) : null;
-        String backup = existed ? FileChanges.backUp(settings, workspace, file) : "";
-        AtomicFiles.write(file, bytes);
-        String diff = existed && before == null ? null : UnifiedDiff.of(before, content, shown).text();
-        if (diff != null && diff.isEmpty()) {
-            diff = null; // rewritten with the same content
-        }
-        int lines = TextFiles.lines(content).size();
-        String summary = (existed ? "overwrote " : "created ") + shown + " (" + bytes.length + " bytes, "
-                + lines + (lines == 1 ? " line)" : " lines)") + backup;
-        return new ToolOutcome(true, summary, null, diff, false).changing(file);
-    }
-
-    /** The old content when it is small UTF-8 text, else null (no diff). */
-    private String previousText(Path file) throws IOException {
-        if (Files.size(file) > settings.maxFileBytes()) {
-            return null;
-        }
-        byte[] old = Files.readAllBytes(file);
-        if (TextFiles.looksBinary(old)) {
-            return null;
-        }
-        try {
-            return TextFiles.decodeStrict(old, "");
-        } catch (ToolFailure notUtf8) {
-            return null;
+        try (WorkspacePaths.Target file = workspace.target(given, true)) {
+            PosixFileAttributes old = file.parent().stat(file.name());
+            if (old != null && old.isSymbolicLink()) {
+                throw new SymbolicLinkException(shown);
+            }
+            if (old != null && old.isDirectory()) {
+                throw new ToolFailure("is a directory, cannot write a file there: " + shown);
+            }
+            if (old != null && !old.isRegularFile()) {
+                throw new ToolFailure("not a regular file, cannot write over it: " + shown);
+            }
+            boolean existed = old != null;
+            String before = existed ? FileChanges.textOrNull(file, settings.maxFileBytes()) : null;
+            String backup = existed ? FileChanges.backUp(settings, workspace, file) : "";
+            file.parent().writeAtomically(file.name(), bytes);
+            String diff = existed && before == null ? null : UnifiedDiff.of(before, content, shown).text();
+            if (diff != null && diff.isEmpty()) {
+                diff = null; // rewritten with the same content
+            }
+            int lines = TextFiles.lines(content).size();
+            String summary = (existed ? "overwrote " : "created ") + shown + " (" + bytes.length + " bytes, "
+                    + lines + (lines == 1 ? " line)" : " lines)") + backup;
+            return new ToolOutcome(true, summary, null, diff, false).changing(file.path());
         }
     }
 }

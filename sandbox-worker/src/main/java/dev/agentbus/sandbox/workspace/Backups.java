@@ -1,26 +1,30 @@
 package dev.agentbus.sandbox.workspace;
 
 import java.io.IOException;
+import java.nio.channels.Channels;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.SimpleFileVisitor;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.Comparator;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.stream.Stream;
 
 /**
  * Copies of files taken just before a tool changes or deletes them, kept <b>outside</b> the workspace so the agent
  * can neither read nor tamper with them: a workspace {@code <root>/<user>/<session>} keeps its backups in
  * {@code <root>/<user>/.backups/<session>/} (a name that starts with a dot can never be a session id, so it cannot
- * collide with a workspace). The sandbox mounts only the workspace, so nothing inside it can reach them.
+ * collide with a workspace). A session-scope sandbox mounts only the workspace, so nothing inside it can reach them;
+ * a user-scope container sees its user's directory, so backups are written through directory handles too.
  *
  * <p>Each backup is a directory named by time and a random suffix ({@code 20250602T091403.512Z-3f9a}) that holds
  * the saved files at their workspace-relative paths. The newest {@code kept} backups of a session are kept.
@@ -29,7 +33,6 @@ public final class Backups {
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss.SSS'Z'")
             .withZone(ZoneOffset.UTC);
 
-    private final Path workspace;
     private final Path dir;
     private final int kept;
     private final long maxBytes;
@@ -41,7 +44,6 @@ public final class Backups {
      * @param maxBytes  the most one backup may hold
      */
     public Backups(Path workspace, int kept, long maxBytes, Clock clock) {
-        this.workspace = workspace;
         this.dir = locationFor(workspace);
         this.kept = kept;
         this.maxBytes = maxBytes;
@@ -66,84 +68,138 @@ public final class Backups {
     }
 
     /**
-     * Saves {@code target} (a file, or a directory with everything under it; links are saved as links) and returns
-     * the backup's id, e.g. {@code 20250602T091403.512Z-3f9a/src/Main.java}.
+     * Saves an entry of the workspace (a file, or a directory with everything under it; links are saved as links)
+     * and returns the backup's id, e.g. {@code 20250602T091403.512Z-3f9a/src/Main.java}. The workspace is read
+     * through handles only ({@link WorkspaceDir}): a directory swapped for a link meanwhile is never followed.
      */
-    public String save(Path target) throws IOException, TooLargeException {
-        long size = sizeOf(target);
+    public String save(WorkspacePaths.Target target) throws IOException, TooLargeException {
+        long size = sizeOf(target.parent(), target.name());
         if (size > maxBytes) {
-            throw new TooLargeException(workspaceRelative(target) + " holds " + size + " bytes, more than the "
+            throw new TooLargeException(target.shown() + " holds " + size + " bytes, more than the "
                     + maxBytes + " bytes a backup may hold");
         }
         String name = STAMP.format(clock.instant()) + "-" + String.format("%04x",
                 ThreadLocalRandom.current().nextInt(0x10000));
-        Path backup = dir.resolve(name);
-        String relative = workspaceRelative(target);
-        Path copy = backup.resolve(relative);
-        Files.createDirectories(copy.getParent());
-        copyTree(target, copy);
-        prune();
-        return name + "/" + relative;
+        // Written through handles too: in the user scope the user's container sees .backups and could swap a
+        // directory of it for a link to a host directory.
+        try (WorkspaceDir backups = open(true)) {
+            backups.createDirectory(name);
+            List<WorkspaceDir> opened = new ArrayList<>();
+            try {
+                WorkspaceDir into = backups.openDirectory(name);
+                opened.add(into);
+                String[] names = target.shown().split("/");
+                for (int i = 0; i < names.length - 1; i++) {
+                    into.createDirectory(names[i]);
+                    into = into.openDirectory(names[i]);
+                    opened.add(into);
+                }
+                copyOut(target.parent(), target.name(), into, names[names.length - 1]);
+            } finally {
+                for (WorkspaceDir d : opened) {
+                    d.close();
+                }
+            }
+            prune(backups);
+        }
+        return name + "/" + target.shown();
+    }
+
+    /**
+     * This workspace's backup directory, held open: the user's directory by path (no sandbox can replace it), then
+     * {@code .backups} and the session's directory through handles; made (owner-only) when {@code create}.
+     */
+    private WorkspaceDir open(boolean create) throws IOException {
+        WorkspaceDir current = WorkspaceDir.openTrusted(dir.getParent().getParent(), "");
+        try {
+            for (String name : List.of(dir.getParent().getFileName().toString(), dir.getFileName().toString())) {
+                if (create && current.stat(name) == null) {
+                    try {
+                        current.createDirectory(name);
+                        current.setPermissions(name, PosixFilePermissions.fromString("rwx------"));
+                    } catch (java.nio.file.FileAlreadyExistsException madeMeanwhile) {
+                        // opened below
+                    }
+                }
+                WorkspaceDir next = current.openDirectory(name);
+                current.close();
+                current = next;
+            }
+            return current;
+        } catch (IOException | RuntimeException e) {
+            current.close();
+            throw e;
+        }
     }
 
     /** The backups of this workspace, oldest first. */
     public List<Path> list() throws IOException {
-        if (!Files.isDirectory(dir)) {
+        try (WorkspaceDir backups = open(false)) {
+            return backups.names().stream().sorted().map(dir::resolve).toList();
+        } catch (java.nio.file.NoSuchFileException none) {
             return List.of();
         }
-        try (Stream<Path> entries = Files.list(dir)) {
-            return entries.sorted(Comparator.comparing(p -> p.getFileName().toString())).toList();
+    }
+
+    private void prune(WorkspaceDir backups) throws IOException {
+        List<String> all = backups.names().stream().sorted().toList();
+        for (String old : all.subList(0, Math.max(0, all.size() - kept))) {
+            backups.deleteTree(old);
         }
     }
 
-    private void prune() throws IOException {
-        List<Path> all = list();
-        for (Path old : all.subList(0, Math.max(0, all.size() - kept))) {
-            deleteTree(old);
+    private static long sizeOf(WorkspaceDir parent, String name) throws IOException {
+        PosixFileAttributes attributes = parent.stat(name);
+        if (attributes == null) {
+            return 0;
         }
-    }
-
-    private String workspaceRelative(Path target) {
-        return workspace.relativize(target.toAbsolutePath().normalize()).toString();
-    }
-
-    private static long sizeOf(Path target) throws IOException {
-        if (!Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
-            return Files.readAttributes(target, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).size();
+        if (!attributes.isDirectory()) {
+            return attributes.size();
         }
-        long[] total = {0};
-        Files.walkFileTree(target, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-                total[0] += attrs.size();
-                return FileVisitResult.CONTINUE;
+        long total = 0;
+        try (WorkspaceDir dir = parent.openDirectory(name)) {
+            for (String child : dir.names()) {
+                total += sizeOf(dir, child);
             }
-        });
-        return total[0];
+        } catch (SymbolicLinkException | NotDirectoryException swapped) {
+            // a link or a file now: counted as nothing, copied as what it is
+        }
+        return total;
     }
 
-    private static void copyTree(Path from, Path to) throws IOException {
-        if (!Files.isDirectory(from, LinkOption.NOFOLLOW_LINKS)) {
-            Files.copy(from, to, LinkOption.NOFOLLOW_LINKS, StandardCopyOption.COPY_ATTRIBUTES);
+    /** Copies an entry of the workspace into the backup, both through handles. */
+    private static void copyOut(WorkspaceDir from, String name, WorkspaceDir to, String toName) throws IOException {
+        PosixFileAttributes attributes = from.stat(name);
+        if (attributes == null) {
             return;
         }
-        Files.walkFileTree(from, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) throws IOException {
-                Files.createDirectories(to.resolve(from.relativize(d).toString()));
-                return FileVisitResult.CONTINUE;
+        if (attributes.isSymbolicLink()) {
+            to.createSymbolicLink(toName, from.readSymbolicLink(name));
+        } else if (attributes.isDirectory()) {
+            to.createDirectory(toName);
+            try (WorkspaceDir source = from.openDirectory(name); WorkspaceDir copy = to.openDirectory(toName)) {
+                for (String child : source.names()) {
+                    copyOut(source, child, copy, child);
+                }
+            } catch (SymbolicLinkException | NotDirectoryException swapped) {
+                // replaced while we copied: what it became is not saved
             }
-
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                Files.copy(file, to.resolve(from.relativize(file).toString()), LinkOption.NOFOLLOW_LINKS,
-                        StandardCopyOption.COPY_ATTRIBUTES);
-                return FileVisitResult.CONTINUE;
+            to.setPermissions(toName, attributes.permissions());
+        } else if (attributes.isRegularFile()) {
+            try (SeekableByteChannel in = from.openForReading(name)) {
+                to.writeAtomically(toName, out -> Channels.newInputStream(in).transferTo(out),
+                        attributes.permissions());
+            } catch (SymbolicLinkException | WrongKindException swapped) {
+                // replaced while we copied: not saved
             }
-        });
+        }
+        // sockets, fifos and devices are not saved
     }
 
-    /** Deletes a file or a whole tree without following links out of it. */
+    /**
+     * Deletes a file or a whole tree of the worker's own (a checkpoint repository) without following links out of
+     * it. Never for a workspace, which a sandbox can change meanwhile: that is {@link WorkspaceDir#deleteTree}.
+     */
     public static void deleteTree(Path target) throws IOException {
         if (!Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
             Files.deleteIfExists(target);

@@ -1,62 +1,67 @@
 package dev.agentbus.sandbox.workspace;
 
 import java.io.IOException;
-import java.nio.file.Files;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.InvalidPathException;
-import java.nio.file.LinkOption;
-import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * The one place where a path chosen by the model becomes a real path on the host, inside one session's workspace.
+ * The one place where a path chosen by the model (or a person) is checked and opened, inside one session's workspace.
  *
- * <p>Every file tool goes through {@link #resolve(String)}, so the rules live here only. Refused:
+ * <p>The lexical rules ({@link #resolve(String)}): refused are
  * <ul>
  *   <li>NUL bytes, because the OS would cut the name there and act on a different file than the one checked;</li>
  *   <li>absolute paths, because the model must not be able to name host files at all;</li>
- *   <li>{@code ..} that climbs above the workspace root (checked after lexical normalisation);</li>
- *   <li>a symbolic link anywhere along the path whose target lies outside the workspace, because a link made
- *       inside the workspace (for example by a shell command: {@code ln -s /etc e}) is otherwise a door out;</li>
- *   <li>a dangling symbolic link, because writing through it would create a file wherever it points.</li>
+ *   <li>{@code ..} that climbs above the workspace root (checked after lexical normalisation).</li>
  * </ul>
- * Links that stay inside the workspace are allowed and resolved: the returned path is the real target, so the
- * caller acts on exactly the file that was checked.
  *
- * <p>Limitation: this is a check-then-act guard. A process that changes the workspace between the check and the
- * use (swapping a directory for a link) could race it. Tool calls of one session run one at a time and shell
- * commands run inside the sandbox, where the workspace is all there is, so no such process exists while a file
- * tool runs.
+ * <p>Then the path is opened one component at a time from the workspace root, each through the handle of the
+ * directory above it and never following a link ({@link WorkspaceDir}); the caller acts on the entry through its
+ * parent's handle ({@link Target}) and never opens the path again by name. A link anywhere on the way, wherever it
+ * points, is refused with {@link SymbolicLinkException} ("path goes through a symbolic link"): a program in the
+ * sandbox can swap any path for a link at any moment, so a link that points inside when it is checked may point at
+ * the host an instant later (issue 28, where that let any user read and write host files as root). Links made in
+ * the sandbox still work there (the shell follows them); the file tools list them, delete them and checkpoint them,
+ * but never follow them.
  */
 public final class WorkspacePaths {
     private final Path root;
 
-    private WorkspacePaths(Path realRoot) {
-        this.root = realRoot;
+    private WorkspacePaths(Path root) {
+        this.root = root;
     }
 
     /**
-     * Opens an existing workspace directory. The root itself may be reached through links (e.g. a mounted volume);
-     * it is resolved once here so that every later containment check compares real paths.
+     * A workspace directory. Its parent is resolved once here (it may be reached through links, e.g. a mounted
+     * volume; no sandbox can change it), the workspace directory itself is never followed if it is a link.
      */
     public static WorkspacePaths open(Path workspaceRoot) throws IOException {
-        Path real = workspaceRoot.toRealPath();
-        if (!Files.isDirectory(real)) {
-            throw new NotDirectoryException(workspaceRoot.toString());
+        Path absolute = workspaceRoot.toAbsolutePath().normalize();
+        Path root = absolute.getParent().toRealPath().resolve(absolute.getFileName().toString());
+        try (WorkspaceDir opened = WorkspaceDir.openRoot(root)) {
+            return new WorkspacePaths(root);
         }
-        return new WorkspacePaths(real);
     }
 
-    /** The real path of the workspace root. */
+    /** The host path of the workspace root (its parent's links resolved, the root itself not followed). */
     public Path root() {
         return root;
     }
 
     /**
-     * Turns a workspace-relative path into a real path inside the workspace. The path need not exist: missing
-     * trailing components are appended as given (after the existing part is resolved), so it works for files
-     * about to be written. An empty path or {@code "."} is the root.
+     * The host path a workspace-relative path names, after the lexical checks, without looking at the disk: for
+     * messages and for the paths a tool reports it changed. Never open it by name; use {@link #target} or
+     * {@link #directory}.
      */
     public Path resolve(String userPath) throws PathRejectedException {
+        List<String> names = names(userPath);
+        return names.isEmpty() ? root : root.resolve(String.join("/", names));
+    }
+
+    /** The components of a workspace-relative path after the lexical checks; empty for the root. */
+    public List<String> names(String userPath) throws PathRejectedException {
         if (userPath == null) {
             throw new PathRejectedException("path is missing");
         }
@@ -77,41 +82,74 @@ public final class WorkspacePaths {
         if (!lexical.startsWith(root)) {
             throw new PathRejectedException("path escapes the workspace: " + userPath);
         }
-        return followLinksInside(root.relativize(lexical), userPath);
+        List<String> names = new ArrayList<>();
+        for (Path name : root.relativize(lexical)) {
+            if (!name.toString().isEmpty()) {
+                names.add(name.toString());
+            }
+        }
+        return List.copyOf(names);
+    }
+
+    /** The workspace root, held open. */
+    public WorkspaceDir openRoot() throws IOException {
+        return WorkspaceDir.openRoot(root);
+    }
+
+    /** The directory a path names, held open; a link or a file on the way is refused. */
+    public WorkspaceDir directory(String userPath) throws PathRejectedException, IOException {
+        return walk(names(userPath), names(userPath).size(), false);
     }
 
     /**
-     * Walks the path one component at a time from the root. Each existing component that is a link is resolved
-     * with {@link Path#toRealPath} (which follows whole chains) and must land inside the root; the walk then goes
-     * on from the link's real target. Once a component does not exist, nothing below it can be a link.
+     * An entry of the workspace: its parent directory held open and its name, which need not exist. With
+     * {@code createParents} missing directories on the way are made (like {@code mkdir -p}).
+     *
+     * @throws PathRejectedException for the root itself, which is no entry of a directory
      */
-    private Path followLinksInside(Path relative, String userPath) throws PathRejectedException {
-        Path current = root;
-        if (relative.toString().isEmpty()) {
-            return current;
+    public Target target(String userPath, boolean createParents) throws PathRejectedException, IOException {
+        List<String> names = names(userPath);
+        if (names.isEmpty()) {
+            throw new PathRejectedException("the workspace root itself cannot be used here: " + userPath);
         }
-        boolean exists = true;
-        for (Path part : relative) {
-            Path next = current.resolve(part);
-            if (exists && Files.isSymbolicLink(next)) {
-                Path target;
-                try {
-                    target = next.toRealPath();
-                } catch (IOException e) {
-                    throw new PathRejectedException("path goes through a dangling symbolic link: "
-                            + display(next) + " (in " + userPath + ")");
+        WorkspaceDir parent = walk(names, names.size() - 1, createParents);
+        String name = names.getLast();
+        return new Target(parent, name, parent.pathOf(name), root.resolve(String.join("/", names)));
+    }
+
+    private WorkspaceDir walk(List<String> names, int count, boolean create) throws IOException {
+        WorkspaceDir current = openRoot();
+        try {
+            for (int i = 0; i < count; i++) {
+                String name = names.get(i);
+                if (create && current.stat(name) == null) {
+                    try {
+                        current.createDirectory(name);
+                    } catch (FileAlreadyExistsException madeMeanwhile) {
+                        // opened below, as whatever it is now
+                    }
                 }
-                if (!target.startsWith(root)) {
-                    throw new PathRejectedException("path escapes the workspace through a symbolic link: "
-                            + display(next) + " (in " + userPath + ")");
-                }
-                next = target;
-            } else if (exists && !Files.exists(next, LinkOption.NOFOLLOW_LINKS)) {
-                exists = false;
+                WorkspaceDir next = current.openDirectory(name);
+                current.close();
+                current = next;
             }
-            current = next;
+            return current;
+        } catch (IOException | RuntimeException e) {
+            current.close();
+            throw e;
         }
-        return current;
+    }
+
+    /**
+     * One entry of the workspace, reached through its parent's handle: act on it only through {@code parent} and
+     * {@code name}. {@code shown} is its workspace-relative path for messages, {@code path} its host path for the
+     * list of changed paths (never to be opened).
+     */
+    public record Target(WorkspaceDir parent, String name, String shown, Path path) implements AutoCloseable {
+        @Override
+        public void close() throws IOException {
+            parent.close();
+        }
     }
 
     /**

@@ -39,7 +39,10 @@ class ChangedPathsTest {
         Files.createDirectories(ws.resolve("src"));
         Files.createSymbolicLink(ws.resolve("link"), Path.of("src"));
 
-        assertThat(run("write", "path", "link/a.txt", "content", "one\n").changedPaths())
+        assertThat(run("write", "path", "link/a.txt", "content", "one\n").refusal())
+                .as("a path through a link is refused, even one that stays inside")
+                .startsWith("path goes through a symbolic link: link");
+        assertThat(run("write", "path", "src/a.txt", "content", "one\n").changedPaths())
                 .containsExactly(ws.resolve("src/a.txt"));
         assertThat(run("edit", "path", "src/a.txt", "old_text", "one", "new_text", "two").changedPaths())
                 .containsExactly(ws.resolve("src/a.txt"));

@@ -69,8 +69,7 @@ class PathEscapeThroughToolsTest {
         ToolOutcome outcome = run("write", "path", "etc/" + name, "content", "pwned");
 
         assertThat(outcome.ok()).isFalse();
-        assertThat(outcome.refusal()).isEqualTo("path escapes the workspace through a symbolic link: etc (in etc/"
-                + name + ")");
+        assertThat(outcome.refusal()).startsWith("path goes through a symbolic link: etc");
         assertThat(Path.of("/etc", name)).doesNotExist();
         assertThat(run("read", "path", "etc/passwd").ok()).isFalse();
         assertThat(run("ls", "path", "etc").ok()).isFalse();

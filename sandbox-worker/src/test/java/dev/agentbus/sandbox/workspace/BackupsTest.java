@@ -15,6 +15,13 @@ class BackupsTest {
     @TempDir
     Path userDir;
 
+    /** Saves a workspace entry the way a tool does: reached through its parent's handle. */
+    private static String save(Backups backups, Path ws, String relative) throws Exception {
+        try (WorkspacePaths.Target target = WorkspacePaths.open(ws).target(relative, false)) {
+            return backups.save(target);
+        }
+    }
+
     private Path workspace() throws IOException {
         return Files.createDirectories(userDir.resolve("session-1")).toRealPath();
     }
@@ -33,7 +40,7 @@ class BackupsTest {
         Files.createDirectories(ws.resolve("src"));
         Files.writeString(ws.resolve("src/Main.java"), "class Main {}\n");
 
-        String id = new Backups(ws, 10, 1 << 20, Clock.systemUTC()).save(ws.resolve("src/Main.java"));
+        String id = save(new Backups(ws, 10, 1 << 20, Clock.systemUTC()), ws, "src/Main.java");
 
         assertThat(id).matches("\\d{8}T\\d{6}\\.\\d{3}Z-[0-9a-f]{4}/src/Main\\.java");
         assertThat(Backups.locationFor(ws).resolve(id)).hasContent("class Main {}");
@@ -46,7 +53,7 @@ class BackupsTest {
         Files.writeString(ws.resolve("d/e/f.txt"), "f");
         Files.createSymbolicLink(ws.resolve("d/link"), Path.of("/etc/passwd"));
 
-        String id = new Backups(ws, 10, 1 << 20, Clock.systemUTC()).save(ws.resolve("d"));
+        String id = save(new Backups(ws, 10, 1 << 20, Clock.systemUTC()), ws, "d");
 
         Path saved = Backups.locationFor(ws).resolve(id);
         assertThat(saved.resolve("e/f.txt")).hasContent("f");
@@ -60,7 +67,7 @@ class BackupsTest {
         Backups backups = new Backups(ws, 3, 1 << 20, Clock.systemUTC());
 
         for (int i = 0; i < 5; i++) {
-            backups.save(ws.resolve("a.txt"));
+            save(backups, ws, "a.txt");
             Thread.sleep(2); // distinct time stamps, so "newest" is well defined
         }
 
@@ -73,7 +80,7 @@ class BackupsTest {
         Files.write(ws.resolve("big.bin"), new byte[2048]);
         Backups backups = new Backups(ws, 3, 1024, Clock.systemUTC());
 
-        assertThatThrownBy(() -> backups.save(ws.resolve("big.bin"))).isInstanceOf(Backups.TooLargeException.class)
+        assertThatThrownBy(() -> save(backups, ws, "big.bin")).isInstanceOf(Backups.TooLargeException.class)
                 .hasMessage("big.bin holds 2048 bytes, more than the 1024 bytes a backup may hold");
         assertThat(backups.list()).isEmpty();
     }
