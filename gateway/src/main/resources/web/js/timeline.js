@@ -92,7 +92,8 @@ function stateAt(events, seq) {
         : i.kind === 'tool' ? `${i.name}: ${i.status}` : i.text)));
 }
 
-function summary(e) {
+/** One event in a line of the timeline's list: what it says, cut short. */
+export function summary(e) {
   const d = e.data || {};
   switch (e.type) {
     case 'session.created.v1': return d.title || '';

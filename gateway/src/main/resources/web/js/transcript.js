@@ -28,6 +28,18 @@ export const EVENT_TYPES = [
   ...PLANNING_TYPES, ...CONTEXT_TYPES,
 ];
 
+/**
+ * The session events the chat leaves out on purpose, each with why. Every wire type of docs/events.md is in
+ * EVENT_TYPES or here (src/test/js/catalogue.test.js checks it), so a new event is a choice, never an oversight.
+ */
+export const IGNORED_TYPES = [
+  'session.deleted.v1', // a deleted session leaves the sidebar's list; its conversation has nothing to add
+  'insights.injected.v1', // which insights went into the prompt: the server's concern, not the conversation's
+  'memory.managed.v1', // the manage_memory tool call's own card already shows the change
+  'model_settings.changed.v1', // the prompt panel reads the session's model and sampling from the session view
+  'mcp.tools.listed.v1', // the tools an MCP server offers go to the model, not into the conversation
+];
+
 export function emptyTranscript() {
   return { items: [], byKey: new Map(), lastSeq: 0, running: false, title: '', changed: new Set(),
     awaiting: new Set() };
