@@ -148,9 +148,18 @@ public sealed interface SessionEvent {
     /**
      * Emitted by the orchestrator at the start of a turn when the user's memory document differs from the one
      * the session last used. Recording it makes the system prompt of every model call rebuildable from the log.
+     * Version {@link #WITHHELD} (with empty content) says the turn runs without the owner's memory, because a group
+     * member the session is shared with spoke in it: the memory-service then learns nothing from that turn.
      */
     @WireType("memory.attached.v1")
     record MemoryAttached(String content, long version) implements SessionEvent {
+        /** The version of a withheld document: no real document has it (versions start at 1, 0 for none). */
+        public static final long WITHHELD = -1;
+
+        /** Whether this event takes the owner's memory out of the turn rather than attaching a document. */
+        public boolean withheld() {
+            return version == WITHHELD;
+        }
     }
 
     /**

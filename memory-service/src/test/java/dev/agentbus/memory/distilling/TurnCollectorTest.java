@@ -72,4 +72,22 @@ class TurnCollectorTest {
         assertThat(given("secret", 4, new SessionEvent.TurnEnded(TurnOutcome.COMPLETED, "Noted.", null))).isEmpty();
         assertThat(given("open", 4, new SessionEvent.TurnEnded(TurnOutcome.COMPLETED, "Noted.", null))).isPresent();
     }
+
+    @Test
+    void given_a_turn_a_group_member_spoke_in_when_it_completes_then_nothing_is_handed_out_and_the_owners_next_turn_is() {
+        given("shared", 1, new SessionEvent.SessionCreated("t", null));
+        given("shared", 2, new SessionEvent.UserMessagePosted("the owner likes cats, remember that"));
+        given("shared", 3, new SessionEvent.MemoryAttached("", SessionEvent.MemoryAttached.WITHHELD));
+        given("shared", 4, answer("Noted."));
+
+        assertThat(given("shared", 5, new SessionEvent.TurnEnded(TurnOutcome.COMPLETED, "Noted.", null))).isEmpty();
+
+        given("shared", 6, new SessionEvent.UserMessagePosted("I use tabs"));
+        given("shared", 7, new SessionEvent.MemoryAttached("likes dogs", 3));
+        given("shared", 8, answer("Noted: tabs."));
+        Optional<CompletedTurn> owners = given("shared", 9, new SessionEvent.TurnEnded(TurnOutcome.COMPLETED, "ok", null));
+
+        assertThat(owners.orElseThrow().lines()).extracting(CompletedTurn.Line::text)
+                .containsExactly("I use tabs", "Noted: tabs.");
+    }
 }

@@ -24,7 +24,7 @@ import java.util.List;
  */
 public final class OwnerOnlyMemory {
     /** The version recorded with the empty memory document of a turn whose owner's memory is withheld. */
-    public static final long WITHHELD = -1;
+    public static final long WITHHELD = MemoryAttached.WITHHELD;
 
     /** What {@code manage_memory} answers in such a turn; it names no insight. */
     static final String REFUSAL = "memory is off in this turn: it was started by a group member the session is shared "
