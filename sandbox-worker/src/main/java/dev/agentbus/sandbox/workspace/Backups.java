@@ -110,26 +110,9 @@ public final class Backups {
      * {@code .backups} and the session's directory through handles; made (owner-only) when {@code create}.
      */
     private WorkspaceDir open(boolean create) throws IOException {
-        WorkspaceDir current = WorkspaceDir.openTrusted(dir.getParent().getParent(), "");
-        try {
-            for (String name : List.of(dir.getParent().getFileName().toString(), dir.getFileName().toString())) {
-                if (create && current.stat(name) == null) {
-                    try {
-                        current.createDirectory(name);
-                        current.setPermissions(name, PosixFilePermissions.fromString("rwx------"));
-                    } catch (java.nio.file.FileAlreadyExistsException madeMeanwhile) {
-                        // opened below
-                    }
-                }
-                WorkspaceDir next = current.openDirectory(name);
-                current.close();
-                current = next;
-            }
-            return current;
-        } catch (IOException | RuntimeException e) {
-            current.close();
-            throw e;
-        }
+        return WorkspaceDir.openTrusted(dir.getParent().getParent(), "").descend(
+                List.of(dir.getParent().getFileName().toString(), dir.getFileName().toString()), create,
+                PosixFilePermissions.fromString("rwx------"));
     }
 
     /** The backups of this workspace, oldest first. */

@@ -261,6 +261,37 @@ public final class WorkspaceDir implements Closeable {
     }
 
     /**
+     * Goes down through {@code names} from this directory, one held handle at a time, never following a link, and
+     * returns the last directory's handle. This handle is closed, on failure too. With {@code create}, a missing
+     * directory on the way is made first (like {@code mkdir -p}), and given {@code madeWith} when that is not null.
+     */
+    public WorkspaceDir descend(List<String> names, boolean create, Set<PosixFilePermission> madeWith)
+            throws IOException {
+        WorkspaceDir current = this;
+        try {
+            for (String name : names) {
+                if (create && current.stat(name) == null) {
+                    try {
+                        current.createDirectory(name);
+                        if (madeWith != null) {
+                            current.setPermissions(name, madeWith);
+                        }
+                    } catch (FileAlreadyExistsException madeMeanwhile) {
+                        // opened below, as whatever it is now
+                    }
+                }
+                WorkspaceDir next = current.openDirectory(name);
+                current.close();
+                current = next;
+            }
+            return current;
+        } catch (IOException | RuntimeException e) {
+            current.close();
+            throw e;
+        }
+    }
+
+    /**
      * Creates a subdirectory owned like this directory (when the worker is root). {@code mkdir} does not follow a
      * link at the name: something already there, a link included, is {@link FileAlreadyExistsException}.
      */

@@ -1,7 +1,6 @@
 package dev.agentbus.sandbox.workspace;
 
 import java.io.IOException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -118,26 +117,7 @@ public final class WorkspacePaths {
     }
 
     private WorkspaceDir walk(List<String> names, int count, boolean create) throws IOException {
-        WorkspaceDir current = openRoot();
-        try {
-            for (int i = 0; i < count; i++) {
-                String name = names.get(i);
-                if (create && current.stat(name) == null) {
-                    try {
-                        current.createDirectory(name);
-                    } catch (FileAlreadyExistsException madeMeanwhile) {
-                        // opened below, as whatever it is now
-                    }
-                }
-                WorkspaceDir next = current.openDirectory(name);
-                current.close();
-                current = next;
-            }
-            return current;
-        } catch (IOException | RuntimeException e) {
-            current.close();
-            throw e;
-        }
+        return openRoot().descend(names.subList(0, count), create, null);
     }
 
     /**
