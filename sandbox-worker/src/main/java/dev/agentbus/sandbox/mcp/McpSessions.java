@@ -10,7 +10,6 @@ import dev.agentbus.events.mcp.McpServerView;
 import dev.agentbus.events.mcp.McpToolNames;
 import dev.agentbus.events.mcp.McpToolView;
 import dev.agentbus.eventbus.outgoing.OutgoingPolicy;
-import dev.agentbus.eventbus.outgoing.OutgoingRefused;
 import dev.agentbus.sandbox.tools.ToolOutcome;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpAsyncClient;
@@ -19,7 +18,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,8 +27,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The MCP servers of the sessions this worker serves: started when a session is first seen (or at its first call
@@ -248,13 +244,13 @@ public final class McpSessions implements AutoCloseable {
                 McpSchema.CallToolResult result = live.client.callTool(
                         new McpSchema.CallToolRequest(tool.get().tool(), arguments == null ? Map.of() : arguments))
                         .block();
-                return outcome(result);
+                return McpResults.outcome(result, outputCapBytes);
             } catch (RuntimeException e) {
                 LOG.warn("session {}: MCP server {} failed during a call of {}: {}", sessionId, server, name,
                         e.toString());
                 s.drop(server);
                 return ToolOutcome.failure("the MCP server '" + server + "' failed during the call ("
-                        + message(live.config, e)
+                        + McpResults.failure(live.config, e)
                         + "); it was not called again, so it may or may not have done it. The server is started "
                         + "again at the next call");
             }
@@ -274,82 +270,6 @@ public final class McpSessions implements AutoCloseable {
     @Override
     public void close() {
         List.copyOf(sessions.keySet()).forEach(this::stop);
-    }
-
-    private ToolOutcome outcome(McpSchema.CallToolResult result) {
-        StringBuilder text = new StringBuilder();
-        for (McpSchema.Content c : result.content() == null ? List.<McpSchema.Content>of() : result.content()) {
-            if (!text.isEmpty()) {
-                text.append('\n');
-            }
-            switch (c) {
-                case McpSchema.TextContent t -> text.append(t.text());
-                case McpSchema.ImageContent i -> text.append("[image, ").append(i.mimeType()).append(']');
-                case McpSchema.AudioContent a -> text.append("[audio, ").append(a.mimeType()).append(']');
-                case McpSchema.EmbeddedResource r -> text.append("[resource ").append(r.resource().uri())
-                        .append(']').append(r.resource() instanceof McpSchema.TextResourceContents tr
-                                ? "\n" + tr.text() : "");
-                case McpSchema.ResourceLink l -> text.append("[resource link ").append(l.uri()).append(']');
-                default -> text.append("[").append(c.type()).append(" content]");
-            }
-        }
-        if (text.isEmpty() && result.structuredContent() != null) {
-            try {
-                text.append(Json.mapper().writeValueAsString(result.structuredContent()));
-            } catch (IOException e) {
-                text.append(result.structuredContent());
-            }
-        }
-        String all = text.toString();
-        boolean truncated = false;
-        byte[] bytes = all.getBytes(StandardCharsets.UTF_8);
-        if (bytes.length > outputCapBytes) {
-            all = new String(bytes, 0, outputCapBytes, StandardCharsets.UTF_8) + "\n[output truncated: "
-                    + (bytes.length - outputCapBytes) + " more bytes not shown]";
-            truncated = true;
-        }
-        return Boolean.TRUE.equals(result.isError())
-                ? new ToolOutcome(false, "", all.isEmpty() ? "the MCP tool reported an error" : all, null, truncated)
-                : new ToolOutcome(true, all, null, null, truncated);
-    }
-
-    /**
-     * Why {@code server} failed, in words the session may show. An HTTP server a user or a workspace chose may be an
-     * internal service whose error text must not reach the session: only a refusal of the outgoing policy, the HTTP
-     * status with a fixed reason, or the kind of failure is said.
-     */
-    private static String message(McpServerConfig server, Throwable e) {
-        if (McpLauncher.quotable(server)) {
-            return message(e);
-        }
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof OutgoingRefused refused) {
-                return "refused: " + refused.getMessage();
-            }
-        }
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            Matcher status = STATUS.matcher(String.valueOf(t.getMessage()));
-            if (status.find()) {
-                return "it answered " + OutgoingPolicy.statusReason(Integer.parseInt(status.group(1)));
-            }
-        }
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return "it did not answer as an MCP server (" + root.getClass().getSimpleName() + "; its words are not shown)";
-    }
-
-    /** Where the MCP client's exceptions name the HTTP status of an answer. */
-    private static final Pattern STATUS = Pattern.compile("(?i)status(?: code)?\\W{0,3}(\\d{3})\\b");
-
-    private static String message(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        String m = root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
-        return m.length() > 300 ? m.substring(0, 300) + "…" : m;
     }
 
     /** One server of one session: a client and its tools, or why there is none. */
@@ -442,7 +362,7 @@ public final class McpSessions implements AutoCloseable {
             if (client != null) {
                 client.close();
             }
-            return new Live(config, null, List.of(), "could not start or list it: " + message(config, e));
+            return new Live(config, null, List.of(), "could not start or list it: " + McpResults.failure(config, e));
         }
     }
 }
