@@ -84,7 +84,10 @@ class EmbeddedDatabaseIT {
                 Psql attempt = psqlAsAnotherAccount(host, db.port(), "postgres", "SELECT 'CONNECTED'");
                 assertThat(attempt.output()).as(host).doesNotContain("CONNECTED");
                 assertThat(attempt.exitCode()).as(host + ": " + attempt.output()).isNotZero();
-                assertThat(attempt.output()).as(host).contains("password");
+                // Over TCP the server asks for the password; on the socket the OS may refuse first (a socket made
+                // owner-only where a umask applies): either way nobody gets in without the password.
+                assertThat(attempt.output()).as(host).containsAnyOf("password",
+                        host.startsWith("/") ? "Permission denied" : "password");
             }
             assertThat(Files.readString(dir.resolve("postgres/pg_hba.conf")).lines()
                     .filter(l -> !l.startsWith("#") && !l.isBlank()))
