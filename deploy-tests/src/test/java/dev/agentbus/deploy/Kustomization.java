@@ -19,8 +19,8 @@ import java.util.Set;
  * use: resources (files and directories), namespace, images (new tag), replicas, a secret generator of literals
  * without name hashes, and JSON 6902 patches selected by group, kind and name. Any other feature fails the build,
  * so a kustomization cannot use one that this class would silently skip. The build does not need the kustomize
- * binary, which the build machines do not have; where kubectl is installed, {@code OverlayBuildTest} compares the
- * two.
+ * binary; {@code OverlayBuildTest} compares the two wherever kubectl is installed, which CI ({@code .ci/run}) makes
+ * sure of.
  */
 final class Kustomization {
     private static final Set<String> SUPPORTED = Set.of("apiVersion", "kind", "namespace", "resources", "images",

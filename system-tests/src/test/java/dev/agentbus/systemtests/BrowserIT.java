@@ -25,6 +25,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -274,6 +276,8 @@ class BrowserIT extends OnStandaloneStack {
                 }
                 // The gauge comes with the session view's context, a moment after the transcript.
                 visible("context-gauge");
+                assertPaintedIn(scheme, "body");
+                assertPaintedIn(scheme, "[data-testid=composer-input]");
                 shot(dir, "chat", scheme, size.getKey());
                 visible("notifications-bell").click();
                 visible("notifications-list");
@@ -292,6 +296,32 @@ class BrowserIT extends OnStandaloneStack {
             }
         }
         chrome.executeCdpCommand("Emulation.setEmulatedMedia", Map.of("features", List.of()));
+    }
+
+    /**
+     * That the page really follows the colour scheme, which a screenshot alone does not check: the element's computed
+     * background is dark and its text light in the dark scheme, and the other way round in the light one.
+     */
+    private static void assertPaintedIn(String scheme, String selector) {
+        double background = brightness(selector, "backgroundColor");
+        double text = brightness(selector, "color");
+        if (scheme.equals("dark")) {
+            assertThat(background).as(selector + "'s background in the dark scheme").isLessThan(60);
+            assertThat(text).as(selector + "'s text in the dark scheme").isGreaterThan(190);
+        } else {
+            assertThat(background).as(selector + "'s background in the light scheme").isGreaterThan(190);
+            assertThat(text).as(selector + "'s text in the light scheme").isLessThan(60);
+        }
+    }
+
+    /** The perceived brightness (0–255) of one computed colour ({@code rgb(r, g, b)}) of the first match. */
+    private static double brightness(String selector, String property) {
+        String colour = String.valueOf(chrome.executeScript(
+                "return getComputedStyle(document.querySelector(arguments[0]))[arguments[1]]", selector, property));
+        Matcher rgb = Pattern.compile("rgba?\\((\\d+), (\\d+), (\\d+)").matcher(colour);
+        assertThat(rgb.find()).as(selector + " " + property + " is " + colour).isTrue();
+        return 0.2126 * Integer.parseInt(rgb.group(1)) + 0.7152 * Integer.parseInt(rgb.group(2))
+                + 0.0722 * Integer.parseInt(rgb.group(3));
     }
 
     private static void shot(java.nio.file.Path dir, String screen, String scheme, String size) throws Exception {

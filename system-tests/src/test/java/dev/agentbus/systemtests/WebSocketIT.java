@@ -4,12 +4,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentbus.events.session.EventEnvelope;
 import dev.agentbus.events.session.SessionEvent.NotificationPosted;
 import dev.agentbus.events.session.SessionEvent.ToolCallRequested;
+import dev.agentbus.testkit.Poll;
 import dev.agentbus.testkit.websocket.SocketClient;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -90,6 +94,44 @@ class WebSocketIT extends OnStandaloneStack {
                 .allSatisfy(c -> assertThat(c.byUser()).isTrue())
                 .extracting(ToolCallRequested::name)
                 .containsExactly("write", "upload", "ls", "download", "shell", "delete", "download");
+    }
+
+    /**
+     * {@code vm_execute} and the terminal ({@code vm_execute_stream} with {@code interactive}, then {@code vm_input})
+     * through the real worker and sandbox, where WebSocketApiIT has a fake worker: the command really runs, its
+     * output and exit code come back, and the line typed into the terminal reaches the program reading it.
+     */
+    @Test
+    void a_command_and_the_terminal_run_in_the_real_sandbox_and_their_output_comes_back() throws Exception {
+        String session = stack.gateway.createSession("ws terminal");
+        try (SocketClient client = open("session=" + session)) {
+            client.command("e", "vm_execute", Map.of("command", "echo $((6 * 7)) | tee answer.txt; exit 3",
+                    "timeout", 60));
+            JsonNode whole = client.answer("e");
+            assertThat(whole.path("exitCode").asInt()).as(whole.toString()).isEqualTo(3);
+            assertThat(whole.path("result").asText()).startsWith("42\n").endsWith("exit code: 3");
+            assertThat(Files.readString(stack.workspace(session).resolve("answer.txt"))).isEqualTo("42\n");
+
+            client.command("i", "vm_execute_stream", Map.of("command",
+                    "read -r name; echo \"hello $name\" > greeting.txt", "interactive", true));
+            JsonNode started = client.answer("i");
+            assertThat(started.path("result").asText()).as(started.toString()).isEqualTo("started");
+            client.command("in", "vm_input", Map.of("data", "Ada\n"));
+            JsonNode typed = client.answer("in");
+            assertThat(typed.path("result").asText()).as(typed.toString()).isEqualTo("ok");
+
+            Path greeting = stack.workspace(session).resolve("greeting.txt");
+            Poll.until("the program in the terminal to read the typed line", Duration.ofMinutes(1),
+                    () -> Files.isRegularFile(greeting) && read(greeting).equals("hello Ada\n"));
+        }
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            return "";
+        }
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.agentbus.gateway.auth;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentbus.gateway.KafkaFacingBeans;
 import dev.agentbus.testkit.settings.SettingsContext;
 import io.micronaut.context.ApplicationContext;
@@ -7,17 +8,47 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The gateway's token and user settings as it binds them (its Kafka-facing beans are left out). */
 class GatewaySettingsTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
 
+    /**
+     * The defaults, and what they promise when the gateway runs: a token is generated, kept in
+     * {@code <data dir>/gateway-token} readable by its owner only, taken again after a restart, and a request with it
+     * acts as the user {@code local}.
+     */
     @Test
-    void without_settings_requests_act_as_local_and_the_token_is_generated() {
+    void without_settings_requests_act_as_local_and_the_token_is_generated(@TempDir Path dataDir) throws Exception {
         assertThat(bind(Map.of())).isEqualTo(new GatewaySettings("", "", "local", ""));
+
+        Path file = dataDir.resolve("gateway-token");
+        String token;
+        try (GatewayWithoutKafka gateway = new GatewayWithoutKafka(Map.of("agentbus.data-dir", dataDir.toString()))) {
+            assertThat(gateway.get("/api/v1/me", null).statusCode()).as("no token, no entry").isEqualTo(401);
+            assertThat(file).exists();
+            assertThat(Files.getPosixFilePermissions(file))
+                    .containsExactlyInAnyOrder(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
+            token = Files.readString(file).trim();
+            assertThat(token).as("24 random bytes in hex").matches("[0-9a-f]{48}");
+
+            HttpResponse<String> me = gateway.get("/api/v1/me", token);
+            assertThat(me.statusCode()).as(me.body()).isEqualTo(200);
+            assertThat(JSON.readTree(me.body()).path("userId").asText()).isEqualTo("local");
+            assertThat(gateway.get("/api/v1/me", token + "0").statusCode()).isEqualTo(401);
+        }
+        try (GatewayWithoutKafka restarted = new GatewayWithoutKafka(
+                Map.of("agentbus.data-dir", dataDir.toString()))) {
+            HttpResponse<String> me = restarted.get("/api/v1/me", token);
+            assertThat(me.statusCode()).as("the same token after a restart: " + me.body()).isEqualTo(200);
+            assertThat(Files.readString(file).trim()).isEqualTo(token);
+        }
     }
 
     @Test
