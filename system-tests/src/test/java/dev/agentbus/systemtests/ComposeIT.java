@@ -14,7 +14,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.net.Inet4Address;
 import java.net.InetAddress;
+import java.net.NetworkInterface;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -225,10 +227,26 @@ class ComposeIT {
         }
     }
 
-    /** The default bridge's gateway: the host's address as the containers see it ({@code host-gateway}). */
+    /**
+     * The host's address as the containers see it ({@code host-gateway}): the default bridge's gateway. Some engines
+     * (Debian's docker.io 20.10 here) list the bridge's subnet without a gateway; the address is then the bridge
+     * interface's own ({@code docker0}), which is what the engine itself uses. An empty answer used to bind the model
+     * server to 127.0.0.1, where no container reaches it.
+     */
     private static String bridgeGateway() throws Exception {
-        return run(Duration.ofSeconds(30), List.of("docker", "network", "inspect", "bridge", "--format",
-                "{{(index .IPAM.Config 0).Gateway}}"), Map.of()).strip();
+        String listed = run(Duration.ofSeconds(30), List.of("docker", "network", "inspect", "bridge", "--format",
+                "{{range .IPAM.Config}}{{.Gateway}} {{end}}"), Map.of()).strip();
+        if (!listed.isEmpty()) {
+            return listed.split(" ")[0];
+        }
+        String bridge = run(Duration.ofSeconds(30), List.of("docker", "network", "inspect", "bridge", "--format",
+                "{{index .Options \"com.docker.network.bridge.name\"}}"), Map.of()).strip();
+        NetworkInterface nic = NetworkInterface.getByName(bridge.isEmpty() ? "docker0" : bridge);
+        assertThat(nic).as("the Docker bridge interface %s", bridge).isNotNull();
+        return nic.inetAddresses().filter(a -> a instanceof Inet4Address).findFirst()
+                .map(InetAddress::getHostAddress)
+                .orElseThrow(() -> new IllegalStateException("the Docker bridge " + nic.getName()
+                        + " has no IPv4 address, and the engine lists no gateway for it"));
     }
 
     private static String compose(Duration timeout, String... args) throws Exception {
